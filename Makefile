@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc: out-of-tree build of net/mrc/mrc.ko, the mrc(8) tool and the tests.
+#
+#   make               module (against KDIR) and tools
+#   make check         every test: static checks, KUnit in UML, selftests
+#                      in a VM; installs missing Debian packages (as root)
+#   make install       module (+ depmod), tool, man pages
+#   make kunit         only the KUnit suites
+#   make vmtest        only the selftests in the VM
+#   make vm            a shell in the VM with mrc.ko loaded
+
+# Newest installed kernel build tree unless told otherwise.
+KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
+PREFIX ?= /usr/local
+DESTDIR ?=
+# extra warnings always: the tree must stay clean with W=1
+KBUILD_OPTS := W=1
+
+all: modules tools
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_OPTS) modules
+
+tools:
+	$(MAKE) -C tools/mrc
+	$(MAKE) -C selftests
+
+check:
+	tools/testing/check
+
+kunit:
+	tools/testing/kunit/run
+
+vmtest: all
+	tools/testing/vm/run -- selftests/run_tests.sh
+
+vm: all
+	tools/testing/vm/run --shell
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	install -D -m 0755 tools/mrc/mrc $(DESTDIR)$(PREFIX)/sbin/mrc
+	install -D -m 0644 tools/mrc/mrc.8 $(DESTDIR)$(PREFIX)/share/man/man8/mrc.8
+	install -D -m 0644 Documentation/mrc.7 $(DESTDIR)$(PREFIX)/share/man/man7/mrc.7
+	install -D -m 0644 include/uapi/linux/mrc.h $(DESTDIR)$(PREFIX)/include/linux/mrc.h
+
+clean:
+	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/mrc clean
+	$(MAKE) -C selftests clean
+
+.PHONY: all modules tools check kunit vmtest vm install clean

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mrc compatibility with kernels from 6.1 on: every version guard lives
+ * here, so the rest of the module is written against one API.
+ */
+#ifndef _NET_MRC_COMPAT_H
+#define _NET_MRC_COMPAT_H
+
+#include <linux/version.h>
+
+/* 6.5 moved ipv6_pinfo's location into struct proto (ipv6_pinfo_offset);
+ * before, it had to be the last member of the socket.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define MRC_PROTO_IPV6_PINFO_OFFSET(type, member) \
+	.ipv6_pinfo_offset = offsetof(type, member),
+#else
+#define MRC_PROTO_IPV6_PINFO_OFFSET(type, member)
+#endif
+
+#endif /* _NET_MRC_COMPAT_H */

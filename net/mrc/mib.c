@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc counters: the map from counters to netlink attributes, and reading a
+ * counter summed over all CPUs.
+ */
+#include "protocol.h"
+
+const u16 mrc_mib_attr[__MRC_MIB_MAX] = {
+	[MRC_MIB_IN_PKTS]	= MRC_A_STATS_IN_PKTS,
+	[MRC_MIB_DROP_SHORT]	= MRC_A_STATS_DROP_SHORT,
+	[MRC_MIB_DROP_VERSION]	= MRC_A_STATS_DROP_VERSION,
+	[MRC_MIB_DROP_TYPE]	= MRC_A_STATS_DROP_TYPE,
+	[MRC_MIB_DROP_NO_CONN]	= MRC_A_STATS_DROP_NO_CONN,
+};
+
+/**
+ * mrc_mib_read() - a counter of a namespace, summed over all CPUs
+ * @mn: the namespace's mrc state
+ * @field: which counter
+ *
+ * Return: the sum; concurrent increments may or may not be included.
+ */
+u64 mrc_mib_read(const struct mrc_net *mn, enum mrc_mib_field field)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(mn->mib, cpu)->mibs[field]);
+	return sum;
+}

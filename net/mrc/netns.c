@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc per-network-namespace state: the settings, the counters and the
+ * kernel UDP tunnel sockets bound to the namespace's encapsulation port.
+ */
+#include <linux/slab.h>
+#include <net/udp_tunnel.h>
+
+#include "protocol.h"
+
+unsigned int mrc_net_id __read_mostly;
+
+static struct socket *mrc_tunnel_open(struct net *net, struct mrc_net *mn,
+				      u8 family, u16 port)
+{
+	struct udp_tunnel_sock_cfg tcfg = {};
+	struct udp_port_cfg ucfg = {};
+	struct socket *sock;
+	int err;
+
+	ucfg.family = family;
+	ucfg.local_udp_port = htons(port);
+	if (family == AF_INET) {
+		ucfg.local_ip.s_addr = htonl(INADDR_ANY);
+		ucfg.use_udp_checksums = 1;
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		ucfg.local_ip6 = in6addr_any;
+		ucfg.ipv6_v6only = 1;
+		ucfg.use_udp6_tx_checksums = 1;
+		ucfg.use_udp6_rx_checksums = 1;
+#endif
+	}
+
+	err = udp_sock_create(net, &ucfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+
+	tcfg.sk_user_data = mn;
+	tcfg.encap_type = 1;
+	tcfg.encap_rcv = mrc_udp_encap_rcv;
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	return sock;
+}
+
+static void mrc_tunnel_close(struct socket *sock)
+{
+	if (sock)
+		udp_tunnel_sock_release(sock);
+}
+
+/* Open both tunnel sockets on @port; IPv6 is optional (disabled at boot). */
+static int mrc_tunnels_open(struct net *net, struct mrc_net *mn, u16 port,
+			    struct socket **s4, struct socket **s6)
+{
+	struct socket *sock;
+
+	sock = mrc_tunnel_open(net, mn, AF_INET, port);
+	if (IS_ERR(sock))
+		return PTR_ERR(sock);
+	*s4 = sock;
+	*s6 = NULL;
+
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return 0;
+	sock = mrc_tunnel_open(net, mn, AF_INET6, port);
+	if (IS_ERR(sock)) {
+		if (PTR_ERR(sock) == -EAFNOSUPPORT)
+			return 0;
+		mrc_tunnel_close(*s4);
+		*s4 = NULL;
+		return PTR_ERR(sock);
+	}
+	*s6 = sock;
+	return 0;
+}
+
+/**
+ * mrc_net_set_port() - move a namespace's tunnel sockets to another port
+ * @mn: the namespace's mrc state
+ * @net: the namespace
+ * @port: the new UDP port, host order, not zero
+ * @extack: where to say what went wrong
+ *
+ * The new sockets are opened before the old ones are closed, so a failure
+ * (the port is taken) leaves the namespace as it was.  Process context.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
+		     struct netlink_ext_ack *extack)
+{
+	struct socket *s4, *s6, *old4, *old6;
+	int err;
+
+	mutex_lock(&mn->lock);
+	if (port == mn->port) {
+		mutex_unlock(&mn->lock);
+		return 0;
+	}
+	err = mrc_tunnels_open(net, mn, port, &s4, &s6);
+	if (err) {
+		mutex_unlock(&mn->lock);
+		NL_SET_ERR_MSG_MOD(extack, "cannot bind the UDP port");
+		return err;
+	}
+	old4 = mn->sock4;
+	old6 = mn->sock6;
+	mn->sock4 = s4;
+	mn->sock6 = s6;
+	mn->port = port;
+	mutex_unlock(&mn->lock);
+
+	mrc_tunnel_close(old4);
+	mrc_tunnel_close(old6);
+	return 0;
+}
+
+static int __net_init mrc_net_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+	int err;
+
+	mutex_init(&mn->lock);
+	mn->port = MRC_DEFAULT_UDP_PORT;
+	mn->mib = alloc_percpu(struct mrc_mib);
+	if (!mn->mib)
+		return -ENOMEM;
+
+	err = mrc_tunnels_open(net, mn, mn->port, &mn->sock4, &mn->sock6);
+	if (err) {
+		pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d)\n",
+				    mn->port, err);
+		free_percpu(mn->mib);
+		return err;
+	}
+	return 0;
+}
+
+static void __net_exit mrc_net_exit_batch(struct list_head *net_list)
+{
+	struct mrc_net *mn;
+	struct net *net;
+
+	list_for_each_entry(net, net_list, exit_list) {
+		mn = mrc_pernet(net);
+		mrc_tunnel_close(mn->sock4);
+		mrc_tunnel_close(mn->sock6);
+		mn->sock4 = NULL;
+		mn->sock6 = NULL;
+	}
+	/* encap_rcv may still be counting on another CPU */
+	synchronize_net();
+	list_for_each_entry(net, net_list, exit_list) {
+		mn = mrc_pernet(net);
+		free_percpu(mn->mib);
+		mutex_destroy(&mn->lock);
+	}
+}
+
+static struct pernet_operations mrc_net_ops = {
+	.init	= mrc_net_init,
+	.exit_batch = mrc_net_exit_batch,
+	.id	= &mrc_net_id,
+	.size	= sizeof(struct mrc_net),
+};
+
+/**
+ * mrc_pernet_register() - set up mrc in every namespace, present and future
+ *
+ * Return: 0 or a negative errno; on error no namespace keeps any state.
+ */
+int mrc_pernet_register(void)
+{
+	return register_pernet_subsys(&mrc_net_ops);
+}
+
+/**
+ * mrc_pernet_unregister() - tear mrc down in every namespace
+ */
+void mrc_pernet_unregister(void)
+{
+	unregister_pernet_subsys(&mrc_net_ops);
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every network namespace gets its own mrc state: a UDP tunnel socket on
+# its encapsulation port, its own settings and its own counters; the state
+# goes away with the namespace and comes back with the module.
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+
+port=$MRC_DEFAULT_PORT
+a=
+b=
+
+mrc_ns_create a || { mrc_fail "namespace a created"; mrc_done; }
+mrc_ns_create b || { mrc_fail "namespace b created"; mrc_done; }
+
+mrc_check "new namespace has UDP port $port bound" mrc_udp_bound "$a" "$port"
+mrc_expect_eq "config show in a new namespace" "port $port" \
+	"$(mrc -n "$a" config show)"
+
+# Settings are per namespace.
+mrc_check "port set to 5000 in namespace a" mrc -n "$a" config set port 5000
+mrc_expect_eq "namespace a reports port 5000" "port 5000" \
+	"$(mrc -n "$a" config show)"
+mrc_check "namespace a bound on 5000" mrc_udp_bound "$a" 5000
+mrc_check_fails "namespace a released $port" mrc_udp_bound "$a" "$port"
+mrc_expect_eq "namespace b keeps port $port" "port $port" \
+	"$(mrc -n "$b" config show)"
+mrc_check "namespace b still bound on $port" mrc_udp_bound "$b" "$port"
+mrc_expect_eq "initial namespace keeps port $port" "port $port" \
+	"$(mrc config show)"
+
+# A port that is taken is refused with the kernel's reason; nothing changes.
+ip netns exec "$b" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 6000))
+open(sys.argv[1], "w").close()
+time.sleep(60)' /tmp/mrc-netns-bound-$$ &
+mrc_pids+=("$!")
+for _ in $(seq 100); do
+	[ -e /tmp/mrc-netns-bound-$$ ] && break
+	sleep 0.1
+done
+rm -f /tmp/mrc-netns-bound-$$
+out=$(mrc -n "$b" config set port 6000 2>&1)
+rc=$?
+mrc_expect_eq "taken port refused with exit code 1" 1 "$rc"
+case "$out" in
+*"cannot bind the UDP port"*) mrc_ok "refusal carries the extack message" ;;
+*) mrc_fail "refusal carries the extack message" "saw: $out" ;;
+esac
+mrc_expect_eq "namespace b unchanged after refusal" "port $port" \
+	"$(mrc -n "$b" config show)"
+
+# Bad values never reach the kernel or are refused by its policy.
+mrc_check_fails "port 0 refused" mrc -n "$a" config set port 0
+mrc_check_fails "port 70000 refused" mrc -n "$a" config set port 70000
+mrc_check_fails "config set with no setting refused" mrc -n "$a" config set
+
+# Writes need CAP_NET_ADMIN; reads do not.
+if command -v setpriv >/dev/null; then
+	nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+	out=$(ip netns exec "$a" "${nobody[@]}" "$MRC_TOOL" config set port 5001 2>&1)
+	case "$out" in
+	*"Operation not permitted"*) mrc_ok "unprivileged set refused with EPERM" ;;
+	*) mrc_fail "unprivileged set refused with EPERM" "saw: $out" ;;
+	esac
+	mrc_expect_eq "unprivileged show works" "port 5000" \
+		"$(ip netns exec "$a" "${nobody[@]}" "$MRC_TOOL" config show)"
+else
+	mrc_skip "unprivileged set refused with EPERM" "no setpriv"
+fi
+
+# Counters are per namespace and count each drop reason.
+send() {	# send NS PORT BYTES (printf escapes)
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	ip netns exec "$1" bash -c 'printf "$2" > "/dev/udp/127.0.0.1/$1"' _ "$2" "$3"
+}
+send "$a" 5000 'x'
+send "$a" 5000 '\x09\x01\x00\x00\x00\x00\x00\x01'
+send "$a" 5000 '\x01\x00\x00\x00\x00\x00\x00\x01'
+send "$a" 5000 '\x01\x09\x00\x00\x00\x00\x00\x01'
+send "$a" 5000 '\x01\x01\x00\x00\x12\x34\x56\x78'
+sleep 0.2
+mrc_expect_eq "5 datagrams counted in namespace a" 5 "$(mrc_stat "$a" in_pkts)"
+mrc_expect_eq "short datagram dropped and counted" 1 "$(mrc_stat "$a" drop_short)"
+mrc_expect_eq "bad version dropped and counted" 1 "$(mrc_stat "$a" drop_version)"
+mrc_expect_eq "bad types dropped and counted" 2 "$(mrc_stat "$a" drop_type)"
+mrc_expect_eq "unknown connection dropped and counted" 1 "$(mrc_stat "$a" drop_no_conn)"
+mrc_expect_eq "namespace b counted nothing" 0 "$(mrc_stat "$b" in_pkts)"
+
+# The state goes with the namespace.
+mrc_check "namespace a deleted" mrc_ns_del "$a"
+mrc_expect_eq "namespace b unaffected by a's deletion" "port $port" \
+	"$(mrc -n "$b" config show)"
+
+# Unload with a namespace alive, load again: the namespace gets fresh state.
+mrc_check "unload with a namespace alive" mrc_module_unload
+mrc_check_fails "namespace b port released on unload" mrc_udp_bound "$b" "$port"
+mrc_check "load again" mrc_module_load
+mrc_check "namespace b bound again on reload" mrc_udp_bound "$b" "$port"
+mrc_expect_eq "namespace b counters start at zero" 0 "$(mrc_stat "$b" in_pkts)"
+
+mrc_done

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc(8): talking to the "mrc" generic netlink family with libmnl, and
+ * turning the kernel's errors (with their extack text) into messages.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/mrc.h>
+
+#include "mrc.h"
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+
+struct mrc_nl {
+	struct mnl_socket *sock;
+	uint16_t family;
+	unsigned int seq;
+	unsigned int portid;
+	char buf[32768];
+};
+
+static int family_id_cb(const struct nlattr *attr, void *data)
+{
+	uint16_t *id = data;
+
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
+		*id = mnl_attr_get_u16(attr);
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_id_cb,
+			      data);
+}
+
+/* One request in flight: the caller's callback and the kernel's answer. */
+struct talk_ctx {
+	mnl_cb_t cb;
+	void *data;
+	int error;		/* negative errno from NLMSG_ERROR */
+	char extack[256];	/* the kernel's extack message, if any */
+};
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk_ctx *ctx = data;
+
+	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+}
+
+/* Keep the kernel's error and its extack message for the caller. */
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	struct talk_ctx *ctx = data;
+	const struct nlattr *attr;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		ctx->error = -EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error == 0)
+		return MNL_CB_STOP;
+
+	ctx->error = err->error;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		off = sizeof(*err);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += mnl_nlmsg_get_payload_len(&err->msg);
+		mnl_attr_for_each(attr, nlh, off) {
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+				snprintf(ctx->extack, sizeof(ctx->extack), "%s",
+					 mnl_attr_get_str(attr));
+		}
+	}
+	return MNL_CB_ERROR;
+}
+
+/* Send @nlh and run the replies; 0 or -1 with ctx->error set. */
+static int talk(struct mrc_nl *nl, struct nlmsghdr *nlh, struct talk_ctx *ctx)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	unsigned int seq = nlh->nlmsg_seq;
+	int ret;
+
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
+		ctx->error = -errno;
+		return -1;
+	}
+	do {
+		ret = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (ret <= 0) {
+			ctx->error = ret < 0 ? -errno : -EPIPE;
+			return -1;
+		}
+		ret = mnl_cb_run2(nl->buf, ret, seq, nl->portid, data_cb, ctx,
+				  ctl, NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	if (ret < 0 && !ctx->error)
+		ctx->error = -errno;
+	return ret < 0 ? -1 : 0;
+}
+
+struct mrc_nl *mrc_nl_open(int *exit_code)
+{
+	struct mrc_nl *nl;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	struct talk_ctx ctx = { .cb = family_cb };
+	int one = 1;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl) {
+		*exit_code = MRC_EXIT_SYSTEM;
+		return NULL;
+	}
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr, "mrc: cannot open a netlink socket: %s\n",
+			strerror(errno));
+		*exit_code = MRC_EXIT_SYSTEM;
+		goto err;
+	}
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = time(NULL);
+
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, MRC_GENL_NAME);
+	ctx.data = &nl->family;
+	if (talk(nl, nlh, &ctx) < 0 || !nl->family) {
+		if (ctx.error == -ENOENT) {
+			fprintf(stderr, "mrc: the mrc module is not loaded (no generic netlink family \"%s\")\n",
+				MRC_GENL_NAME);
+			*exit_code = MRC_EXIT_NOMRC;
+		} else {
+			fprintf(stderr, "mrc: cannot resolve the netlink family: %s\n",
+				strerror(-ctx.error));
+			*exit_code = MRC_EXIT_SYSTEM;
+		}
+		goto err;
+	}
+	return nl;
+err:
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	free(nl);
+	return NULL;
+}
+
+void mrc_nl_close(struct mrc_nl *nl)
+{
+	mnl_socket_close(nl->sock);
+	free(nl);
+}
+
+struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = nl->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = MRC_GENL_VERSION;
+	return nlh;
+}
+
+/**
+ * mrc_nl_talk() - send a request, feed each reply to @cb
+ * @nl: the open family
+ * @nlh: the request, from mrc_nl_msg()
+ * @cb: called for each reply message, may be NULL
+ * @data: passed to @cb
+ *
+ * Return: MRC_EXIT_OK, or MRC_EXIT_KERNEL after printing the kernel's
+ * error and its extack message.
+ */
+int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		void *data)
+{
+	struct talk_ctx ctx = { .cb = cb, .data = data };
+
+	if (talk(nl, nlh, &ctx) == 0)
+		return MRC_EXIT_OK;
+	if (ctx.extack[0])
+		fprintf(stderr, "mrc: %s: %s\n", strerror(-ctx.error),
+			ctx.extack);
+	else
+		fprintf(stderr, "mrc: %s\n", strerror(-ctx.error));
+	return MRC_EXIT_KERNEL;
+}
+
+/* Collect the top-level attributes of a genl reply into @tb. */
+struct attrs_ctx {
+	const struct nlattr **tb;
+	unsigned int max;
+};
+
+static int attrs_cb(const struct nlattr *attr, void *data)
+{
+	struct attrs_ctx *ctx = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type <= ctx->max)
+		ctx->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+int mrc_nl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		 unsigned int max)
+{
+	struct attrs_ctx ctx = { tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attrs_cb, &ctx);
+}

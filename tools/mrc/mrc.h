@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mrc(8): shared declarations of the command-line tool. */
+#ifndef MRC_TOOL_H
+#define MRC_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+
+/* Exit codes scripts can rely on; documented in mrc(8). */
+enum {
+	MRC_EXIT_OK	= 0,
+	MRC_EXIT_KERNEL	= 1,	/* the kernel refused the request */
+	MRC_EXIT_USAGE	= 2,	/* bad command line */
+	MRC_EXIT_NOMRC	= 3,	/* mrc module not loaded (no genl family) */
+	MRC_EXIT_SYSTEM	= 4,	/* netlink socket or memory trouble */
+};
+
+struct mrc_opts {
+	bool json;
+	bool pretty;
+};
+
+extern struct mrc_opts opts;
+
+/* genl.c */
+struct mrc_nl;
+struct mrc_nl *mrc_nl_open(int *exit_code);
+void mrc_nl_close(struct mrc_nl *nl);
+struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags);
+int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		void *data);
+int mrc_nl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		 unsigned int max);
+
+/* output helpers (mrc.c) */
+void mrc_out_begin(void);
+void mrc_out_u64(const char *key, uint64_t val);
+void mrc_out_end(void);
+
+/* objects */
+int cmd_config(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+bool matches(const char *arg, const char *full);
+
+#endif
