@@ -71,14 +71,13 @@ static socklen_t loopback(int family, struct sockaddr_storage *ss)
 		sin->sin_port = htons(1000);
 		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		return sizeof(*sin);
-	} else {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(1000);
-		sin6->sin6_addr = in6addr_loopback;
-		return sizeof(*sin6);
 	}
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(1000);
+	sin6->sin6_addr = in6addr_loopback;
+	return sizeof(*sin6);
 }
 
 static int do_call(int family, const char *call)
@@ -106,7 +105,9 @@ static int do_call(int family, const char *call)
 		ret = shutdown(fd, SHUT_RDWR);
 	else if (!strcmp(call, "getsockname"))
 		ret = getsockname(fd, (struct sockaddr *)&ss, &len);
-	else {
+	else
+		ret = -2;
+	if (ret == -2) {
 		fprintf(stderr, "mrc_sock: unknown call %s\n", call);
 		exit(2);
 	}

@@ -45,7 +45,7 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @mib: counters of this namespace
  */
 struct mrc_net {
-	struct mutex		lock;
+	struct mutex		lock;	/* settings, sockets */
 	struct socket		*sock4;
 	struct socket		*sock6;
 	u16			port;

@@ -147,7 +147,7 @@ struct mrc_nl *mrc_nl_open(int *exit_code)
 	ctx.data = &nl->family;
 	if (talk(nl, nlh, &ctx) < 0 || !nl->family) {
 		if (ctx.error == -ENOENT) {
-			fprintf(stderr, "mrc: the mrc module is not loaded (no generic netlink family \"%s\")\n",
+			fprintf(stderr, "mrc: mrc module not loaded (no netlink family %s)\n",
 				MRC_GENL_NAME);
 			*exit_code = MRC_EXIT_NOMRC;
 		} else {

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return MRC_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (matches(argv[0], objects[i].name))
 			return objects[i].fn(argc - 1, argv + 1);
 

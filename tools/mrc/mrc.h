@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit codes scripts can rely on; documented in mrc(8). */
 enum {
 	MRC_EXIT_OK	= 0,
