@@ -146,10 +146,19 @@ mrc_udp_bound() {
 	ip netns exec "$1" ss -Huln "sport = :$2" | grep -q .
 }
 
+# mrc_json KEY: one value of the JSON object on stdin.
+mrc_json() {
+	python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
 # mrc_stat NS NAME: one counter of the namespace, from "mrc -j stats".
 mrc_stat() {
-	ip netns exec "$1" "$MRC_TOOL" -j stats show |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$2"
+	ip netns exec "$1" "$MRC_TOOL" -j stats show | mrc_json "$2"
+}
+
+# mrc_setting NS NAME: one setting of the namespace, from "mrc -j config".
+mrc_setting() {
+	ip netns exec "$1" "$MRC_TOOL" -j config show | mrc_json "$2"
 }
 
 # The tool and the module must exist: build them first (make).

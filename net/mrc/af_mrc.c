@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrc: multipath reliable message connections over UDP.
- * This file owns module init/exit, the protocol switch entries that make
- * socket(AF_INET{,6}, SOCK_SEQPACKET, IPPROTO_MRC) reach mrc, and proto_ops.
+ * This file owns module init/exit and the protocol switch entries that
+ * make socket(AF_INET{,6}, SOCK_SEQPACKET, IPPROTO_MRC) reach mrc.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -13,25 +13,6 @@
 #include "protocol.h"
 #include "wire.h"
 
-/* Calls that are not implemented yet fail with EOPNOTSUPP (sock_no_*). */
-static const struct proto_ops mrc_inet_ops = {
-	.family		= PF_INET,
-	.owner		= THIS_MODULE,
-	.release	= inet_release,
-	.bind		= sock_no_bind,
-	.connect	= sock_no_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= sock_no_accept,
-	.getname	= inet_getname,
-	.poll		= datagram_poll,
-	.ioctl		= sock_no_ioctl,
-	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
-	.mmap		= sock_no_mmap,
-};
-
 static struct inet_protosw mrc_protosw = {
 	.type		= SOCK_SEQPACKET,
 	.protocol	= IPPROTO_MRC,
@@ -40,24 +21,6 @@ static struct inet_protosw mrc_protosw = {
 };
 
 #if IS_ENABLED(CONFIG_IPV6)
-static const struct proto_ops mrc_inet6_ops = {
-	.family		= PF_INET6,
-	.owner		= THIS_MODULE,
-	.release	= inet6_release,
-	.bind		= sock_no_bind,
-	.connect	= sock_no_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= sock_no_accept,
-	.getname	= inet6_getname,
-	.poll		= datagram_poll,
-	.ioctl		= sock_no_ioctl,
-	.listen		= sock_no_listen,
-	.shutdown	= sock_no_shutdown,
-	.sendmsg	= sock_no_sendmsg,
-	.recvmsg	= sock_no_recvmsg,
-	.mmap		= sock_no_mmap,
-};
-
 static struct inet_protosw mrcv6_protosw = {
 	.type		= SOCK_SEQPACKET,
 	.protocol	= IPPROTO_MRC,
@@ -100,7 +63,7 @@ static int __init mrc_init(void)
 {
 	int err;
 
-	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 8);
+	mrc_wire_build_bug();
 
 	err = proto_register(&mrc_prot, 1);
 	if (err)

@@ -1,19 +1,337 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrc receive path: datagrams from the namespace's UDP tunnel socket are
- * validated, counted and handed to their connection, or dropped.
+ * validated, demultiplexed to their connection (or listener) and placed
+ * by PSN; in-order data moves to the socket's receive queue.
  */
 #include <linux/skbuff.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
 #include <net/udp.h>
 
 #include "protocol.h"
-#include "wire.h"
+#include "psn.h"
 
-static const enum mrc_mib_field mrc_hdr_drop_mib[] = {
+static const enum mrc_mib_field mrc_hdr_drop_mib[__MRC_HDR_MAX] = {
 	[MRC_HDR_SHORT]		= MRC_MIB_DROP_SHORT,
 	[MRC_HDR_BAD_VERSION]	= MRC_MIB_DROP_VERSION,
 	[MRC_HDR_BAD_TYPE]	= MRC_MIB_DROP_TYPE,
+	[MRC_HDR_BAD_FLAGS]	= MRC_MIB_DROP_BAD_FLAGS,
+	[MRC_HDR_BAD_LEN]	= MRC_MIB_DROP_BAD_LEN,
+	[MRC_HDR_BAD_CID]	= MRC_MIB_DROP_BAD_CID,
+	[MRC_HDR_TOO_BIG]	= MRC_MIB_DROP_TOO_BIG,
+	[MRC_HDR_BAD_FIELD]	= MRC_MIB_DROP_BAD_FIELD,
 };
+
+static inline const struct mrc_hdr *mrc_skb_hdr(const struct sk_buff *skb)
+{
+	return (const struct mrc_hdr *)(skb->data + sizeof(struct udphdr));
+}
+
+static bool mrc_skb_ce(const struct sk_buff *skb)
+{
+	if (ip_hdr(skb)->version == 4)
+		return INET_ECN_is_ce(ip_hdr(skb)->tos);
+	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+}
+
+/**
+ * mrc_rcv_window() - bytes we accept beyond our cumulative PSN
+ * @sk: the connection
+ *
+ * What is left of the receive buffer, counted like the sender counts
+ * (payload plus MRC_PKT_OVERHEAD per packet, see mrc_pkt_cost()).
+ *
+ * Return: the window to advertise.
+ */
+u32 mrc_rcv_window(const struct sock *sk)
+{
+	int space = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+
+	/* half, as TCP does: truesize is larger than the payload */
+	return space > 0 ? space / 2 : 0;
+}
+
+/**
+ * mrc_rcv_purge() - free the messages received and not read
+ * @sk: the connection, locked or unreachable
+ */
+void mrc_rcv_purge(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	__skb_queue_purge(&sk->sk_receive_queue);
+	msk->rcv_queued = 0;
+	msk->rcv_complete = 0;
+	msk->rcv_head_off = 0;
+}
+
+/**
+ * mrc_ofo_purge() - free what arrived out of order
+ * @sk: the connection, locked or unreachable
+ */
+void mrc_ofo_purge(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	int i;
+
+	if (!msk->rcv_ofo)
+		return;
+	for (i = 0; i < MRC_WIN_PKTS; i++) {
+		kfree_skb(msk->rcv_ofo[i]);
+		msk->rcv_ofo[i] = NULL;
+	}
+	msk->rcv_ofo_bytes = 0;
+}
+
+/* Does the next in-order piece continue the message stream correctly?
+ * A peer that lies about message ids or offsets breaks the connection.
+ */
+static bool mrc_rcv_in_sequence(struct mrc_sock *msk, struct sk_buff *skb)
+{
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+
+	if (cb->msg_id != msk->rcv_msg_id || cb->offset != msk->rcv_msg_off)
+		return false;
+	if (cb->flags & MRC_CB_FIN)
+		return msk->rcv_msg_off == 0;
+	if (msk->rcv_msg_off && cb->msg_len != msk->rcv_msg_len)
+		return false;
+	msk->rcv_msg_len = cb->msg_len;
+	msk->rcv_msg_off += cb->len;
+	if (msk->rcv_msg_off == msk->rcv_msg_len) {
+		cb->flags |= MRC_CB_EOR;
+		msk->rcv_msg_id++;
+		msk->rcv_msg_off = 0;
+		msk->rcv_msg_len = 0;
+	}
+	return true;
+}
+
+/* Move @skb (the piece at rcv_nxt) to the receive queue. */
+static bool mrc_rcv_deliver(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+
+	if (!mrc_rcv_in_sequence(msk, skb)) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_SEQUENCE);
+		kfree_skb(skb);
+		return false;
+	}
+	msk->rcv_nxt++;
+	if (cb->flags & MRC_CB_FIN) {
+		msk->fin_rcvd = true;
+		kfree_skb(skb);
+		if (sk->sk_state == TCP_ESTABLISHED)
+			inet_sk_set_state(sk, TCP_CLOSE_WAIT);
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+		sk->sk_state_change(sk);
+		return true;
+	}
+	__skb_queue_tail(&sk->sk_receive_queue, skb);
+	msk->rcv_queued += cb->len;
+	msk->stats.bytes_received += cb->len;
+	if (cb->flags & MRC_CB_EOR) {
+		msk->rcv_complete++;
+		msk->stats.msgs_received++;
+	}
+	return true;
+}
+
+static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	u32 psn = ntohl(d->psn), tsval = ntohl(d->tsval);
+	bool ce = cb->flags & MRC_CB_CE;
+	u16 ev = ntohs(d->ev);
+	u32 slot = psn % MRC_WIN_PKTS;
+	bool fin = ntohs(d->common.flags) & MRC_F_FIN;
+
+	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_FIN_WAIT1 &&
+	    sk->sk_state != TCP_CLOSE_WAIT) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
+		goto drop;
+	}
+	if (mrc_psn_before(psn, msk->rcv_nxt)) {
+		/* already delivered: the ACK that says so was lost */
+		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
+		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+		goto drop;
+	}
+	if (!mrc_psn_in_window(psn, msk->rcv_nxt, MRC_WIN_PKTS)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_OUT_OF_WINDOW);
+		goto drop;
+	}
+	if (msk->fin_rcvd) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_AFTER_FIN);
+		goto drop;
+	}
+	if (msk->rcv_ofo[slot]) {
+		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
+		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+		goto drop;
+	}
+	/* a peer within our window stays within the buffer; a lying one is
+	 * cut off at twice the buffer
+	 */
+	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
+	    2 * (u32)READ_ONCE(sk->sk_rcvbuf)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_RCVBUF);
+		goto drop;
+	}
+
+	msk->stats.pkts_received++;
+	if (ce) {
+		msk->rcv_ce++;
+		msk->stats.ce++;
+		MRC_INC_STATS(mn, MRC_MIB_IN_CE);
+	}
+
+	cb->psn = psn;
+	cb->msg_id = ntohl(d->msg_id);
+	cb->msg_len = ntohl(d->msg_len);
+	cb->offset = ntohl(d->offset);
+	cb->len = ntohs(d->len);
+	cb->flags = fin ? MRC_CB_FIN : 0;
+	__skb_pull(skb, sizeof(struct udphdr) + sizeof(*d));
+	skb_orphan(skb);
+	skb_set_owner_r(skb, sk);
+
+	if (psn != msk->rcv_nxt) {
+		msk->rcv_ofo[slot] = skb;
+		msk->rcv_ofo_bytes += cb->len;
+		MRC_INC_STATS(mn, MRC_MIB_IN_OFO);
+	} else {
+		bool delivered = mrc_rcv_deliver(sk, skb);
+
+		/* pieces that waited for this one follow it */
+		while (delivered) {
+			slot = msk->rcv_nxt % MRC_WIN_PKTS;
+			skb = msk->rcv_ofo[slot];
+			if (!skb)
+				break;
+			msk->rcv_ofo[slot] = NULL;
+			msk->rcv_ofo_bytes -= mrc_cb(skb)->len;
+			delivered = mrc_rcv_deliver(sk, skb);
+		}
+		if (!delivered) {
+			mrc_conn_abort(sk, EPROTO, true);
+			return;
+		}
+		sk->sk_data_ready(sk);
+	}
+	mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+	/* both directions are finished */
+	if (msk->fin_rcvd && msk->fin_acked)
+		mrc_conn_done(sk);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+static void mrc_rcv_probe(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_probe_hdr *p = (const void *)mrc_skb_hdr(skb);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (sk->sk_state == TCP_SYN_SENT || !msk->rcv_ofo) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		return;
+	}
+	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(p->tsval),
+			  ntohs(p->ev), mrc_cb(skb)->flags & MRC_CB_CE);
+}
+
+/* A validated packet for a connection or listener; socket locked. */
+static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_hdr *h = mrc_skb_hdr(skb);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (sk->sk_state == TCP_LISTEN) {
+		if (h->type == MRC_PKT_SYN)
+			mrc_listen_rcv_syn(sk, skb);
+		else
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		goto consumed;
+	}
+	/* the connection ended while the packet waited in the backlog */
+	if (sk->sk_state == TCP_CLOSE || !msk->local_cid ||
+	    ntohl(h->dst_cid) != msk->local_cid) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		goto consumed;
+	}
+	/* both ids must match once the peer's is known */
+	if (sk->sk_state != TCP_SYN_SENT && h->type != MRC_PKT_SYNACK &&
+	    ntohl(h->src_cid) != msk->peer_cid) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_CID);
+		goto consumed;
+	}
+
+	switch (h->type) {
+	case MRC_PKT_DATA:
+		mrc_rcv_data(sk, skb);
+		return 0;
+	case MRC_PKT_ACK:
+		if (sk->sk_state == TCP_SYN_SENT)
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		else
+			mrc_rcv_ack(sk, skb);
+		break;
+	case MRC_PKT_SYNACK:
+		mrc_rcv_synack(sk, skb);
+		break;
+	case MRC_PKT_RST:
+		mrc_rcv_rst(sk, skb);
+		break;
+	case MRC_PKT_PROBE:
+		mrc_rcv_probe(sk, skb);
+		break;
+	default:
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		break;
+	}
+consumed:
+	kfree_skb(skb);
+	return 0;
+}
+
+/**
+ * mrc_backlog_rcv() - process a packet that waited while the socket was
+ * owned by a process
+ * @sk: the socket, owned by the caller (release_sock)
+ * @skb: the datagram
+ *
+ * Return: 0.
+ */
+int mrc_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	return mrc_rcv_sk(sk, skb);
+}
+
+/* Hand @skb to @sk now, or queue it for the process that owns @sk. */
+static void mrc_rcv_locked(struct mrc_net *mn, struct sock *sk,
+			   struct sk_buff *skb, bool listener)
+{
+	if (listener)
+		bh_lock_sock_nested(sk);
+	else
+		bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		mrc_rcv_sk(sk, skb);
+	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
+		kfree_skb(skb);
+	}
+	bh_unlock_sock(sk);
+}
 
 /**
  * mrc_udp_encap_rcv() - receive one datagram from a tunnel socket
@@ -27,28 +345,59 @@ static const enum mrc_mib_field mrc_hdr_drop_mib[] = {
 int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	enum mrc_hdr_verdict verdict;
+	const struct mrc_hdr *h;
 	struct mrc_net *mn;
-	unsigned int len;
+	unsigned int len, hlen;
+	struct sock *csk;
 
 	mn = rcu_dereference_sk_user_data(sk);
-	if (unlikely(!mn))	/* the socket is being closed */
-		goto drop;
+	if (unlikely(!mn)) {	/* the socket is being closed */
+		kfree_skb(skb);
+		return 0;
+	}
 	MRC_INC_STATS(mn, MRC_MIB_IN_PKTS);
 
-	len = skb->len > sizeof(struct udphdr) ?
-	      skb->len - sizeof(struct udphdr) : 0;
-	if (len >= sizeof(struct mrc_hdr) &&
-	    !pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(struct mrc_hdr)))
-		len = 0;
-
-	verdict = mrc_hdr_check(skb->data + sizeof(struct udphdr), len);
+	len = skb->len - sizeof(struct udphdr);
+	hlen = sizeof(struct udphdr) + min_t(unsigned int, len,
+					     sizeof(struct mrc_ack_hdr));
+	if (!pskb_may_pull(skb, hlen)) {
+		MRC_INC_STATS(mn, len < sizeof(struct mrc_hdr) ?
+			      MRC_MIB_DROP_SHORT : MRC_MIB_DROP_NOMEM);
+		goto drop;
+	}
+	verdict = mrc_hdr_check(skb->data + sizeof(struct udphdr), len,
+				READ_ONCE(mn->settings.max_msg_size));
 	if (verdict != MRC_HDR_OK) {
 		MRC_INC_STATS(mn, mrc_hdr_drop_mib[verdict]);
 		goto drop;
 	}
+	h = mrc_skb_hdr(skb);
+	mrc_cb(skb)->flags = mrc_skb_ce(skb) ? MRC_CB_CE : 0;
 
-	/* No connection table yet: every valid packet is for an unknown one. */
-	MRC_INC_STATS(mn, MRC_MIB_DROP_NO_CONN);
+	if (h->type == MRC_PKT_SYN) {
+		const struct mrc_syn_hdr *syn = (const void *)h;
+
+		csk = mrc_port_lookup_listener(mn, ntohs(syn->dst_port));
+		if (!csk) {
+			MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+			mrc_send_rst_reply(mn, skb, h, true);
+			goto drop;
+		}
+		mrc_rcv_locked(mn, csk, skb, true);
+		sock_put(csk);
+		return 0;
+	}
+
+	csk = mrc_conn_lookup(mn, ntohl(h->dst_cid));
+	if (!csk) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_CONN);
+		if (h->type != MRC_PKT_ACK)
+			mrc_send_rst_reply(mn, skb, h, false);
+		goto drop;
+	}
+	mrc_rcv_locked(mn, csk, skb, false);
+	sock_put(csk);
+	return 0;
 drop:
 	kfree_skb(skb);
 	return 0;

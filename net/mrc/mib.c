@@ -1,16 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mrc counters: the map from counters to netlink attributes, and reading a
- * counter summed over all CPUs.
- */
+/* mrc counters: reading a counter summed over all CPUs. */
 #include "protocol.h"
-
-const u16 mrc_mib_attr[__MRC_MIB_MAX] = {
-	[MRC_MIB_IN_PKTS]	= MRC_A_STATS_IN_PKTS,
-	[MRC_MIB_DROP_SHORT]	= MRC_A_STATS_DROP_SHORT,
-	[MRC_MIB_DROP_VERSION]	= MRC_A_STATS_DROP_VERSION,
-	[MRC_MIB_DROP_TYPE]	= MRC_A_STATS_DROP_TYPE,
-	[MRC_MIB_DROP_NO_CONN]	= MRC_A_STATS_DROP_NO_CONN,
-};
 
 /**
  * mrc_mib_read() - a counter of a namespace, summed over all CPUs

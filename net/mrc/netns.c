@@ -103,37 +103,62 @@ int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 		NL_SET_ERR_MSG_MOD(extack, "cannot bind the UDP port");
 		return err;
 	}
-	old4 = mn->sock4;
-	old6 = mn->sock6;
-	mn->sock4 = s4;
-	mn->sock6 = s6;
-	mn->port = port;
+	old4 = rcu_dereference_protected(mn->sock4, lockdep_is_held(&mn->lock));
+	old6 = rcu_dereference_protected(mn->sock6, lockdep_is_held(&mn->lock));
+	rcu_assign_pointer(mn->sock4, s4);
+	rcu_assign_pointer(mn->sock6, s6);
+	WRITE_ONCE(mn->port, port);
 	mutex_unlock(&mn->lock);
 
+	/* transmitters may still hold the old sockets under RCU */
+	synchronize_net();
 	mrc_tunnel_close(old4);
 	mrc_tunnel_close(old6);
 	return 0;
 }
 
+static void mrc_settings_default(struct mrc_settings *s)
+{
+	s->rto_min_us = MRC_DEFAULT_RTO_MIN_US;
+	s->rto_max_us = MRC_DEFAULT_RTO_MAX_US;
+	s->conn_timeout_ms = MRC_DEFAULT_CONN_TIMEOUT_MS;
+	s->max_msg_size = MRC_DEFAULT_MAX_MSG_SIZE;
+	s->ev_count = MRC_DEFAULT_EV_COUNT;
+	s->ev_port_min = MRC_DEFAULT_EV_PORT_MIN;
+	s->ev_port_max = MRC_DEFAULT_EV_PORT_MAX;
+}
+
 static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
+	struct socket *s4, *s6;
 	int err;
 
 	mutex_init(&mn->lock);
 	mn->port = MRC_DEFAULT_UDP_PORT;
+	mrc_settings_default(&mn->settings);
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;
+	err = mrc_conn_table_init(mn);
+	if (err)
+		goto err_mib;
 
-	err = mrc_tunnels_open(net, mn, mn->port, &mn->sock4, &mn->sock6);
+	err = mrc_tunnels_open(net, mn, mn->port, &s4, &s6);
 	if (err) {
 		pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d)\n",
 				    mn->port, err);
-		free_percpu(mn->mib);
-		return err;
+		goto err_table;
 	}
+	RCU_INIT_POINTER(mn->sock4, s4);
+	RCU_INIT_POINTER(mn->sock6, s6);
 	return 0;
+
+err_table:
+	mrc_conn_table_destroy(mn);
+err_mib:
+	free_percpu(mn->mib);
+	return err;
 }
 
 static void __net_exit mrc_net_exit_batch(struct list_head *net_list)
@@ -143,15 +168,17 @@ static void __net_exit mrc_net_exit_batch(struct list_head *net_list)
 
 	list_for_each_entry(net, net_list, exit_list) {
 		mn = mrc_pernet(net);
-		mrc_tunnel_close(mn->sock4);
-		mrc_tunnel_close(mn->sock6);
-		mn->sock4 = NULL;
-		mn->sock6 = NULL;
+		mrc_tunnel_close(rcu_dereference_protected(mn->sock4, 1));
+		mrc_tunnel_close(rcu_dereference_protected(mn->sock6, 1));
+		RCU_INIT_POINTER(mn->sock4, NULL);
+		RCU_INIT_POINTER(mn->sock6, NULL);
 	}
 	/* encap_rcv may still be counting on another CPU */
 	synchronize_net();
 	list_for_each_entry(net, net_list, exit_list) {
 		mn = mrc_pernet(net);
+		/* every socket of the namespace held a reference on it */
+		mrc_conn_table_destroy(mn);
 		free_percpu(mn->mib);
 		mutex_destroy(&mn->lock);
 	}

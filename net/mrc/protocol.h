@@ -1,27 +1,255 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* mrc internal types shared between the files of the module: the socket,
- * the per-namespace state and the entry points each file offers the others.
+/* mrc internal types shared between the files of the module: the socket
+ * (one connection per socket), the per-namespace state and the entry
+ * points each file offers the others.
  */
 #ifndef _NET_MRC_PROTOCOL_H
 #define _NET_MRC_PROTOCOL_H
 
+#include <linux/hrtimer.h>
+#include <linux/ipv6.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
-#include <linux/ipv6.h>
+#include <linux/rhashtable-types.h>
 #include <net/inet_sock.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <uapi/linux/mrc.h>
 
 #include "mib.h"
+#include "wire.h"
+
+/* Most packets one connection has in flight beyond its oldest unacked
+ * one; the receiver accepts PSNs this far beyond its cumulative point.
+ */
+#define MRC_WIN_PKTS		1024
+
+/* What the sender charges against the peer's window per packet on top of
+ * its payload: roughly what holding a packet costs the receiver.
+ */
+#define MRC_PKT_OVERHEAD	1024
+
+#define MRC_INIT_CWND		10
+#define MRC_INIT_RTO_US		(200 * USEC_PER_MSEC)
+
+/* Headroom for IPv6 + UDP + the largest mrc header. */
+#define MRC_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr) + \
+				 sizeof(struct mrc_ack_hdr))
 
 /**
- * struct mrc_sock - an mrc socket
+ * struct mrc_skb_cb - what mrc keeps with each queued packet
+ * @psn: PSN (sender: assigned at first transmission)
+ * @msg_id: message number
+ * @msg_len: length of the whole message
+ * @offset: offset of this piece in the message
+ * @len: payload bytes
+ * @ev: entropy value of the latest transmission
+ * @flags: MRC_CB_*
+ * @tx_count: transmissions so far
+ * @sent_ns: time of the latest transmission
+ * @ev_node: sender: entry in its EV's list of outstanding transmissions
+ */
+struct mrc_skb_cb {
+	u32	psn;
+	u32	msg_id;
+	u32	msg_len;
+	u32	offset;
+	u16	len;
+	u16	ev;
+	u8	flags;
+	u8	tx_count;
+	u64	sent_ns;
+	struct list_head ev_node;
+};
+
+#define MRC_CB_SACKED	0x01	/* receiver has it */
+#define MRC_CB_LOST	0x02	/* judged lost, waiting for retransmission */
+#define MRC_CB_FIN	0x04	/* the FIN marker */
+#define MRC_CB_EOR	0x08	/* last piece of its message */
+#define MRC_CB_ON_EV	0x10	/* on its EV's outstanding list */
+#define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
+
+static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_skb_cb) > sizeof(skb->cb));
+	return (struct mrc_skb_cb *)skb->cb;
+}
+
+static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
+{
+	return (struct sk_buff *)((char *)cb - offsetof(struct sk_buff, cb));
+}
+
+/**
+ * struct mrc_ev - one entropy value of a connection and what it carries
+ * @port: UDP source port (and IPv6 flow label) of the packets sent on it
+ * @outstanding: transmissions on this EV not yet acknowledged, in send
+ *               order (packets on one path arrive in order, so a later one
+ *               acknowledged while an earlier one is missing means loss)
+ * @sent: packets sent on it
+ * @acked: packets acknowledged that were sent on it
+ * @lost: packets judged lost that were sent on it
+ * @ce: CE marks reported for packets sent on it
+ */
+struct mrc_ev {
+	u16		port;
+	struct list_head outstanding;
+	u64		sent;
+	u64		acked;
+	u64		lost;
+	u64		ce;
+};
+
+/**
+ * struct mrc_sock - an mrc socket: a listener or one connection
+ *
+ * Locking: everything below is under the socket lock (lock_sock in
+ * process context, bh_lock_sock in softirq with the backlog when owned)
+ * unless said otherwise.
+ *
  * @inet: inet socket, must be first
+ * @node: in the namespace's connection table, keyed by @local_cid (RCU)
+ * @port_node: in the namespace's port table (bound sockets, listeners)
+ * @local_cid: our connection id, 0 until the connection is hashed
+ * @peer_cid: the peer's connection id
+ * @port: our mrc port (host order), 0 when not bound
+ * @peer_port: the peer's mrc port
+ * @peer_udp: the peer's UDP encapsulation port (host order)
+ * @peer: the peer's address (v4 connections use v4-mapped form)
+ * @saddr: our address for this connection (v4-mapped for v4)
+ * @v4: the connection runs over IPv4
+ * @mss: payload bytes per data packet
+ * @accept_queue: listener: established children not yet accepted
+ * @accept_node: child: entry in its listener's @accept_queue
+ * @parent: child not yet accepted: its listener (holds a reference)
+ * @send_lock: serialises sendmsg so messages are queued whole and in order
+ * @snd_una: oldest unacknowledged PSN
+ * @snd_nxt: next PSN to transmit for the first time
+ * @snd_msg_id: number of the next message to queue
+ * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
+ * @in_flight: transmissions neither acknowledged nor judged lost
+ * @lost_cnt: packets judged lost and not yet retransmitted
+ * @bytes_out: payload bytes in [@snd_una, @snd_nxt)
+ * @peer_rwnd: bytes the peer accepts beyond @snd_una
+ * @cwnd: congestion window, packets
+ * @ssthresh: slow-start threshold, packets
+ * @cwnd_cnt: ACKed packets towards the next window increase
+ * @recovery_psn: no further window cut until @snd_una passes it
+ * @in_recovery: the window was cut and @recovery_psn is not reached
+ * @srtt_us: smoothed RTT, 0 before the first sample
+ * @rttvar_us: RTT variation
+ * @rto_us: current retransmission timeout, backed off
+ * @rack_sent_ns: latest send time of a packet acknowledged so far
+ * @last_ack_ns: when the last valid ACK arrived
+ * @last_probe_ns: when the last zero-window probe left
+ * @backoff: RTO doublings since the last ACK
+ * @syn_start_ns: when connect() sent the first SYN
+ * @syn_sent_ns: when the latest SYN left
+ * @syn_tsval: the first SYN's timestamp, for the first RTT sample
+ * @timer: retransmission, probe and connection timeouts
+ * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
+ * @fin_queued: shutdown(SHUT_WR) or close() queued our FIN
+ * @fin_acked: the peer acknowledged our FIN
+ * @evs: entropy values of this connection
+ * @nr_evs: how many
+ * @ev_next: rotation index for spraying
+ * @rcv_nxt: next PSN expected in order
+ * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
+ * @rcv_ofo_bytes: payload held in @rcv_ofo
+ * @rcv_msg_id: message the next in-order piece must belong to
+ * @rcv_msg_off: offset the next in-order piece must start at
+ * @rcv_msg_len: length of the message being received (0: between messages)
+ * @rcv_queued: payload bytes in sk_receive_queue not read yet
+ * @rcv_head_off: bytes of the head piece already read by recvmsg
+ * @rcv_complete: whole messages (their last piece) in sk_receive_queue
+ * @rcv_ce: CE-marked data packets received
+ * @fin_rcvd: the peer's FIN was delivered in order
+ * @ack_ev_next: rotation index for the EV of our ACKs
+ * @stats: per-connection counters for MRC_INFO
  */
 struct mrc_sock {
 	struct inet_sock	inet;
+
+	struct rhash_head	node;
+	struct hlist_node	port_node;
+	u32			local_cid;
+	u32			peer_cid;
+	u16			port;
+	u16			peer_port;
+	u16			peer_udp;
+	struct in6_addr		peer;
+	struct in6_addr		saddr;
+	bool			v4;
+	u16			mss;
+
+	struct list_head	accept_queue;
+	struct list_head	accept_node;
+	struct sock		*parent;
+
+	struct mutex		send_lock;	/* see above */
+
+	u32			snd_una;
+	u32			snd_nxt;
+	u32			snd_msg_id;
+	struct sk_buff		**rtx;
+	u32			in_flight;
+	u32			lost_cnt;
+	u64			bytes_out;
+	u32			peer_rwnd;
+	u32			cwnd;
+	u32			ssthresh;
+	u32			cwnd_cnt;
+	u32			recovery_psn;
+	bool			in_recovery;
+	u32			srtt_us;
+	u32			rttvar_us;
+	u32			rto_us;
+	u64			rack_sent_ns;
+	u64			last_ack_ns;
+	u64			last_probe_ns;
+	u32			backoff;
+	u64			syn_start_ns;
+	u64			syn_sent_ns;
+	u32			syn_tsval;
+	struct hrtimer		timer;
+	unsigned long		deferred;
+	bool			fin_queued;
+	bool			fin_acked;
+
+	struct mrc_ev		*evs;
+	u16			nr_evs;
+	u16			ev_next;
+
+	u32			rcv_nxt;
+	struct sk_buff		**rcv_ofo;
+	u32			rcv_ofo_bytes;
+	u32			rcv_msg_id;
+	u32			rcv_msg_off;
+	u32			rcv_msg_len;
+	u32			rcv_queued;
+	u32			rcv_head_off;
+	u32			rcv_complete;
+	u32			rcv_ce;
+	bool			fin_rcvd;
+	u16			ack_ev_next;
+
+	struct mrc_conn_stats {
+		u64	bytes_sent;
+		u64	bytes_received;
+		u64	msgs_sent;
+		u64	msgs_received;
+		u64	pkts_sent;
+		u64	pkts_received;
+		u64	retrans;
+		u64	lost;
+		u64	rto;
+		u64	ce;
+	} stats;
 };
+
+/* bits of mrc_sock.deferred */
+#define MRC_DEFERRED_TIMER	0
 
 /* IPv6 sockets: ipv6_pinfo must be the last member (inet6_sk_generic). */
 struct mrc6_sock {
@@ -38,17 +266,34 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * struct mrc_net - mrc state of one network namespace
  * @lock: serialises changes of the settings and of the tunnel sockets;
  *        process context only
- * @sock4: UDP tunnel socket for IPv4, bound to @port; under @lock
+ * @sock4: UDP tunnel socket for IPv4, bound to @port; under @lock, read
+ *         under RCU by the transmit path
  * @sock6: UDP tunnel socket for IPv6 (v6only), bound to @port; NULL when
- *         the kernel has no IPv6; under @lock
- * @port: UDP encapsulation port, host order; under @lock
+ *         the kernel has no IPv6; as @sock4
+ * @port: UDP encapsulation port, host order
+ * @conns: connections by local cid (RCU lookups from softirq)
+ * @ports_lock: protects @ports (BH-safe)
+ * @ports: bound mrc ports, RCU lookups from softirq
+ * @settings: tunables, see struct mrc_settings
  * @mib: counters of this namespace
  */
 struct mrc_net {
-	struct mutex		lock;	/* settings, sockets */
-	struct socket		*sock4;
-	struct socket		*sock6;
+	struct mutex		lock;	/* see above */
+	struct socket __rcu	*sock4;
+	struct socket __rcu	*sock6;
 	u16			port;
+	struct rhashtable	conns;
+	spinlock_t		ports_lock;	/* see above */
+	struct hlist_head	ports[256];
+	struct mrc_settings {
+		u32	rto_min_us;
+		u32	rto_max_us;
+		u32	conn_timeout_ms;
+		u32	max_msg_size;
+		u16	ev_count;
+		u16	ev_port_min;
+		u16	ev_port_max;
+	} settings;
 	struct mrc_mib __percpu	*mib;
 };
 
@@ -57,6 +302,21 @@ extern unsigned int mrc_net_id;
 static inline struct mrc_net *mrc_pernet(const struct net *net)
 {
 	return net_generic(net, mrc_net_id);
+}
+
+static inline struct mrc_net *mrc_sk_pernet(const struct sock *sk)
+{
+	return mrc_pernet(sock_net(sk));
+}
+
+static inline u64 mrc_now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+static inline u32 mrc_now_us32(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
 }
 
 /* af_mrc.c */
@@ -69,8 +329,63 @@ void mrc_pernet_unregister(void);
 int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 		     struct netlink_ext_ack *extack);
 
+/* sock.c */
+extern const struct proto_ops mrc_inet_ops;
+extern const struct proto_ops mrc_inet6_ops;
+void mrc_sock_init_fields(struct sock *sk);
+void mrc_sock_error(struct sock *sk, int err);
+void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off);
+
+/* conn.c */
+int mrc_conn_table_init(struct mrc_net *mn);
+void mrc_conn_table_destroy(struct mrc_net *mn);
+int mrc_conn_hash(struct sock *sk);
+void mrc_conn_unhash(struct sock *sk);
+struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid);
+int mrc_port_bind(struct sock *sk, u16 port);
+void mrc_port_unbind(struct sock *sk);
+struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port);
+int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp);
+void mrc_conn_free_state(struct sock *sk);
+void mrc_conn_init_evs(struct sock *sk);
+void mrc_conn_established(struct sock *sk);
+void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
+void mrc_conn_done(struct sock *sk);
+void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);
+void mrc_listen_stop(struct sock *lsk);
+void mrc_sk_release_parent(struct sock *sk);
+void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb);
+void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb);
+
+/* output.c */
+int mrc_route_mss(struct sock *sk);
+int mrc_xmit_data(struct sock *sk, struct sk_buff *skb);
+void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
+		       u16 echo_ev, bool ce);
+int mrc_send_syn(struct sock *sk, u8 type);
+void mrc_send_probe(struct sock *sk);
+void mrc_send_rst(struct sock *sk);
+void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
+			const struct mrc_hdr *h, bool refused);
+void mrc_push(struct sock *sk);
+u16 mrc_next_ev(struct sock *sk, int avoid);
+
 /* input.c */
 int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
+int mrc_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+u32 mrc_rcv_window(const struct sock *sk);
+void mrc_rcv_purge(struct sock *sk);
+void mrc_ofo_purge(struct sock *sk);
+
+/* ack.c */
+void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb);
+void mrc_timer_init(struct sock *sk);
+void mrc_timer_arm(struct sock *sk);
+void mrc_timer_stop(struct sock *sk);
+void mrc_timer_handle(struct sock *sk);
+void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, int evi);
+void mrc_rtx_purge(struct sock *sk);
+void mrc_rtt_sample(struct sock *sk, u32 rtt_us);
 
 /* netlink.c */
 int mrc_genl_register(void);

@@ -1,44 +1,982 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mrc socket calls: the struct proto of IPv4 and IPv6 sockets, their
- * creation and release.
+/* mrc socket calls: bind, listen, accept, connect, sendmsg, recvmsg, poll,
+ * shutdown, close and the socket options, for IPv4 and IPv6 sockets; the
+ * struct proto of both.
  */
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <net/addrconf.h>
+#include <net/inet_common.h>
+#include <net/route.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
+#include <net/transp_v6.h>
 
 #include "compat.h"
 #include "protocol.h"
 
+/**
+ * mrc_sock_init_fields() - reset mrc's part of a socket
+ * @sk: a new socket, or a fresh clone of a listener
+ */
+void mrc_sock_init_fields(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+
+	memset((char *)msk + offsetof(struct mrc_sock, node), 0,
+	       sizeof(*msk) - offsetof(struct mrc_sock, node));
+	INIT_HLIST_NODE(&msk->port_node);
+	INIT_LIST_HEAD(&msk->accept_queue);
+	INIT_LIST_HEAD(&msk->accept_node);
+	mutex_init(&msk->send_lock);
+	mrc_timer_init(sk);
+	msk->cwnd = MRC_INIT_CWND;
+	msk->ssthresh = MRC_WIN_PKTS;
+	msk->rto_us = clamp_t(u32, MRC_INIT_RTO_US, READ_ONCE(s->rto_min_us),
+			      READ_ONCE(s->rto_max_us));
+	msk->peer_rwnd = MRC_PKT_OVERHEAD * 4;
+}
+
+/* Can a message be queued now? */
+static bool mrc_may_send(struct sock *sk)
+{
+	return READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf);
+}
+
+/* Acknowledged packets were freed: wake writers if a message fits. */
+static void mrc_write_space(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	if (!sk->sk_socket || !mrc_may_send(sk))
+		return;
+	clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
+					   EPOLLWRBAND);
+	if (wq && wq->fasync_list && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
+	rcu_read_unlock();
+}
+
 static int mrc_sk_init(struct sock *sk)
 {
+	mrc_sock_init_fields(sk);
 	sk->sk_state = TCP_CLOSE;
+	sk->sk_write_space = mrc_write_space;
+	sock_set_flag(sk, SOCK_RCU_FREE);
 	return 0;
 }
 
-/* Process context, from inet_release()/inet6_release(). */
-static void mrc_close(struct sock *sk, long timeout)
+/**
+ * mrc_sock_error() - report an error to the application
+ * @sk: the socket, locked
+ * @err: positive errno
+ */
+void mrc_sock_error(struct sock *sk, int err)
 {
-	sk_common_release(sk);
+	WRITE_ONCE(sk->sk_err, err);
+	sk_error_report(sk);
 }
 
-/* Sockets are not in any lookup table yet, so there is nothing to unhash. */
+/* Turn a user address into a v4-mapped or v6 address and an mrc port. */
+static int mrc_get_addr(struct sock *sk, struct sockaddr *uaddr, int len,
+			struct in6_addr *addr, u16 *port)
+{
+	if (sk->sk_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)uaddr;
+
+		if (len < sizeof(*sin))
+			return -EINVAL;
+		if (sin->sin_family != AF_INET)
+			return -EAFNOSUPPORT;
+		ipv6_addr_set_v4mapped(sin->sin_addr.s_addr, addr);
+		*port = ntohs(sin->sin_port);
+		return 0;
+	}
+	if (len >= sizeof(struct sockaddr_in6) &&
+	    uaddr->sa_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)uaddr;
+
+		if (ipv6_addr_v4mapped(&sin6->sin6_addr) && ipv6_only_sock(sk))
+			return -ENETUNREACH;
+		if (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+			return -EINVAL;	/* scope ids are not supported */
+		*addr = sin6->sin6_addr;
+		*port = ntohs(sin6->sin6_port);
+		return 0;
+	}
+	if (len < sizeof(struct sockaddr_in6) && uaddr->sa_family == AF_INET6)
+		return -EINVAL;
+	return -EAFNOSUPPORT;
+}
+
+static void mrc_set_local_addr(struct sock *sk, const struct in6_addr *a)
+{
+	struct inet_sock *inet = inet_sk(sk);
+
+	mrc_sk(sk)->saddr = *a;
+	if (ipv6_addr_v4mapped(a)) {
+		inet->inet_rcv_saddr = a->s6_addr32[3];
+		inet->inet_saddr = a->s6_addr32[3];
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		sk->sk_v6_rcv_saddr = *a;
+		inet6_sk(sk)->saddr = *a;
+	}
+#endif
+}
+
+static void mrc_set_peer_addr(struct sock *sk, const struct in6_addr *a,
+			      u16 port)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct inet_sock *inet = inet_sk(sk);
+
+	msk->peer = *a;
+	msk->peer_port = port;
+	msk->v4 = ipv6_addr_v4mapped(a);
+	inet->inet_dport = htons(port);
+	if (msk->v4)
+		inet->inet_daddr = a->s6_addr32[3];
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6)
+		sk->sk_v6_daddr = *a;
+#endif
+}
+
+static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int len)
+{
+	struct sock *sk = sock->sk;
+	struct in6_addr addr;
+	u16 port;
+	int err;
+
+	err = mrc_get_addr(sk, uaddr, len, &addr, &port);
+	if (err)
+		return err;
+
+	lock_sock(sk);
+	err = -EINVAL;
+	if (sk->sk_state != TCP_CLOSE || mrc_sk(sk)->port)
+		goto out;
+	if (!ipv6_addr_any(&addr) &&
+	    !(ipv6_addr_v4mapped(&addr) && !addr.s6_addr32[3])) {
+		bool local;
+
+		if (ipv6_addr_v4mapped(&addr))
+			local = inet_addr_type(sock_net(sk), addr.s6_addr32[3]) ==
+				RTN_LOCAL;
+		else
+			local = ipv6_chk_addr(sock_net(sk), &addr, NULL, 0);
+		err = -EADDRNOTAVAIL;
+		if (!local)
+			goto out;
+		mrc_set_local_addr(sk, &addr);
+	}
+	err = mrc_port_bind(sk, port);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int mrc_listen(struct socket *sock, int backlog)
+{
+	struct sock *sk = sock->sk;
+	int err = 0;
+
+	lock_sock(sk);
+	if (sock->state != SS_UNCONNECTED ||
+	    (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_LISTEN)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (!mrc_sk(sk)->port) {
+		err = mrc_port_bind(sk, 0);
+		if (err)
+			goto out;
+	}
+	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+	inet_sk_set_state(sk, TCP_LISTEN);
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
+		      bool kern)
+{
+	struct sock *sk = sock->sk, *child;
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct mrc_sock *msk = mrc_sk(sk);
+	long timeo;
+	int err = 0;
+
+	lock_sock(sk);
+	if (sk->sk_state != TCP_LISTEN) {
+		err = -EINVAL;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (list_empty(&msk->accept_queue)) {
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo, !list_empty(&msk->accept_queue) ||
+			      sk->sk_state != TCP_LISTEN, &wait);
+		if (sk->sk_state != TCP_LISTEN) {
+			err = -EINVAL;
+			break;
+		}
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (err)
+		goto out;
+
+	child = &list_first_entry(&msk->accept_queue, struct mrc_sock,
+				  accept_node)->inet.sk;
+	list_del_init(&mrc_sk(child)->accept_node);
+	sk_acceptq_removed(sk);
+
+	lock_sock_nested(child, SINGLE_DEPTH_NESTING);
+	sock_graft(child, newsock);
+	newsock->state = SS_CONNECTED;
+	mrc_sk_release_parent(child);
+	release_sock(child);
+	sock_put(child);	/* the accept queue's reference */
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_sock *msk = mrc_sk(sk);
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct in6_addr addr;
+	long timeo;
+	u16 port;
+	int err;
+
+	if (len >= sizeof(uaddr->sa_family) && uaddr->sa_family == AF_UNSPEC)
+		return -EOPNOTSUPP;	/* no disconnect: close the socket */
+	err = mrc_get_addr(sk, uaddr, len, &addr, &port);
+	if (err)
+		return err;
+	if (!port || ipv6_addr_any(&addr) ||
+	    (ipv6_addr_v4mapped(&addr) && !addr.s6_addr32[3]))
+		return -EINVAL;
+
+	lock_sock(sk);
+	switch (sock->state) {
+	case SS_CONNECTED:
+		err = -EISCONN;
+		goto out;
+	case SS_CONNECTING:
+		err = sk->sk_state == TCP_SYN_SENT ? -EALREADY : -EISCONN;
+		if (sk->sk_state == TCP_SYN_SENT)
+			goto wait;
+		goto out;
+	default:
+		break;
+	}
+	err = -EINVAL;
+	if (sk->sk_state != TCP_CLOSE || sk->sk_err)
+		goto out;
+
+	mrc_set_peer_addr(sk, &addr, port);
+	err = mrc_route_mss(sk);
+	if (err)
+		goto out;
+	mrc_set_local_addr(sk, &msk->saddr);
+	if (!msk->port) {
+		err = mrc_port_bind(sk, 0);
+		if (err)
+			goto out;
+	}
+	err = mrc_conn_alloc_state(sk, GFP_KERNEL);
+	if (err)
+		goto out;
+	err = mrc_conn_hash(sk);
+	if (err) {
+		mrc_conn_free_state(sk);
+		goto out;
+	}
+	msk->peer_udp = READ_ONCE(mrc_sk_pernet(sk)->port);
+	msk->snd_una = get_random_u32();
+	msk->snd_nxt = msk->snd_una;
+	msk->syn_start_ns = mrc_now_ns();
+	msk->syn_sent_ns = msk->syn_start_ns;
+	inet_sk_set_state(sk, TCP_SYN_SENT);
+	sock->state = SS_CONNECTING;
+	mrc_send_syn(sk, MRC_PKT_SYN);
+	mrc_timer_arm(sk);
+	err = -EINPROGRESS;
+wait:
+	timeo = sock_sndtimeo(sk, flags & O_NONBLOCK);
+	if (!timeo)
+		goto out;
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (sk->sk_state == TCP_SYN_SENT) {
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		if (!timeo) {
+			err = -EINPROGRESS;
+			break;
+		}
+		sk_wait_event(sk, &timeo, sk->sk_state != TCP_SYN_SENT, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (sk->sk_state == TCP_SYN_SENT)
+		goto out;
+	if (sk->sk_state == TCP_CLOSE) {
+		err = sock_error(sk) ? : -ECONNABORTED;
+		sock->state = SS_UNCONNECTED;
+		goto out;
+	}
+	sock->state = SS_CONNECTED;
+	err = 0;
+out:
+	release_sock(sk);
+	return err;
+}
+
+static int mrc_wait_for_space(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	for (;;) {
+		if (sk->sk_err) {
+			err = -sock_error(sk);
+			err = err ? -err : -EPIPE;
+			break;
+		}
+		if ((sk->sk_shutdown & SEND_SHUTDOWN) ||
+		    (sk->sk_state != TCP_ESTABLISHED &&
+		     sk->sk_state != TCP_CLOSE_WAIT)) {
+			err = -EPIPE;
+			break;
+		}
+		if (mrc_may_send(sk))
+			break;
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, timeo, mrc_may_send(sk) || sk->sk_err ||
+			      (sk->sk_shutdown & SEND_SHUTDOWN) ||
+			      (sk->sk_state != TCP_ESTABLISHED &&
+			       sk->sk_state != TCP_CLOSE_WAIT), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Copy a whole message into packets on a private list.  Charged to the
+ * socket only once the whole message is there.
+ */
+static int mrc_build_message(struct sock *sk, struct msghdr *msg,
+			     size_t len, struct sk_buff_head *list)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	size_t off = 0;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(list);
+	do {
+		size_t chunk = min_t(size_t, len - off, msk->mss);
+		struct mrc_skb_cb *cb;
+
+		skb = alloc_skb(MRC_HEADROOM + chunk, sk->sk_allocation);
+		if (!skb)
+			goto nomem;
+		skb_reserve(skb, MRC_HEADROOM);
+		if (chunk &&
+		    !copy_from_iter_full(skb_put(skb, chunk), chunk,
+					 &msg->msg_iter)) {
+			kfree_skb(skb);
+			__skb_queue_purge(list);
+			return -EFAULT;
+		}
+		/* the headers of each transmission go into the headroom */
+		__skb_header_release(skb);
+		cb = mrc_cb(skb);
+		memset(cb, 0, sizeof(*cb));
+		cb->msg_id = msk->snd_msg_id;
+		cb->msg_len = len;
+		cb->offset = off;
+		cb->len = chunk;
+		off += chunk;
+		if (off == len)
+			cb->flags |= MRC_CB_EOR;
+		__skb_queue_tail(list, skb);
+	} while (off < len);
+	return 0;
+nomem:
+	__skb_queue_purge(list);
+	return -ENOBUFS;
+}
+
+static void mrc_queue_list(struct sock *sk, struct sk_buff_head *list)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(list, skb) {
+		sk_wmem_queued_add(sk, skb->truesize);
+		sk_mem_charge(sk, skb->truesize);
+	}
+	skb_queue_splice_tail_init(list, &sk->sk_write_queue);
+}
+
+static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct sk_buff_head list;
+	long timeo;
+	int err;
+
+	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR))
+		return -EOPNOTSUPP;
+	if (msg->msg_name)
+		return sk->sk_state == TCP_LISTEN ? -EOPNOTSUPP : -EISCONN;
+	if (len > READ_ONCE(mn->settings.max_msg_size))
+		return -EMSGSIZE;
+
+	if (mutex_lock_interruptible(&msk->send_lock))
+		return -ERESTARTSYS;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+
+	if (sk->sk_state == TCP_SYN_SENT) {
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		add_wait_queue(sk_sleep(sk), &wait);
+		while (sk->sk_state == TCP_SYN_SENT && timeo &&
+		       !signal_pending(current))
+			sk_wait_event(sk, &timeo,
+				      sk->sk_state != TCP_SYN_SENT, &wait);
+		remove_wait_queue(sk_sleep(sk), &wait);
+		if (sk->sk_state == TCP_SYN_SENT) {
+			err = timeo ? sock_intr_errno(timeo) : -EAGAIN;
+			goto out;
+		}
+	}
+	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
+	    !sk->sk_err) {
+		err = (sk->sk_shutdown & SEND_SHUTDOWN) ? -EPIPE : -ENOTCONN;
+		goto out;
+	}
+	err = mrc_wait_for_space(sk, &timeo);
+	if (err)
+		goto out;
+
+	err = mrc_build_message(sk, msg, len, &list);
+	if (err)
+		goto out;
+	mrc_queue_list(sk, &list);
+	msk->snd_msg_id++;
+	mrc_push(sk);
+	err = len;
+out:
+	release_sock(sk);
+	mutex_unlock(&msk->send_lock);
+	if (err == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return err;
+}
+
+/* The peer's address as the socket's family sees it; its length. */
+static int mrc_peer_sockaddr(struct sock *sk, void *addr)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (sk->sk_family == AF_INET) {
+		struct sockaddr_in *sin = addr;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(msk->peer_port);
+		sin->sin_addr.s_addr = msk->peer.s6_addr32[3];
+		memset(sin->sin_zero, 0, sizeof(sin->sin_zero));
+		return sizeof(*sin);
+	}
+	struct sockaddr_in6 *sin6 = addr;
+
+	memset(sin6, 0, sizeof(*sin6));
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(msk->peer_port);
+	sin6->sin6_addr = msk->peer;
+	return sizeof(*sin6);
+}
+
+/* Is there something for recvmsg with a buffer of @len bytes? */
+static bool mrc_readable(const struct sock *sk, size_t len)
+{
+	const struct mrc_sock *msk = mrc_sk(sk);
+	u32 pd = READ_ONCE(sk->sk_rcvbuf) / 4;
+
+	if (msk->rcv_complete)
+		return true;
+	/* pieces of a message too large to wait for */
+	return msk->rcv_queued &&
+	       msk->rcv_queued >= min_t(size_t, len ? len : 1, pd);
+}
+
+/* Tell the peer its window opened once reading freed enough. */
+static void mrc_window_update(struct sock *sk, u32 before)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 now = mrc_rcv_window(sk);
+
+	if (!msk->rcv_ofo || sk->sk_state == TCP_CLOSE)
+		return;
+	if (now >= before + READ_ONCE(sk->sk_rcvbuf) / 4 ||
+	    (before < 4 * MRC_PKT_OVERHEAD && now >= 4 * MRC_PKT_OVERHEAD)) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_WINDOW_UPDATE);
+		mrc_send_ack_echo(sk, msk->rcv_nxt - 1, 0, 0, false);
+	}
+}
+
+static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		       int flags)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_sock *msk = mrc_sk(sk);
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	size_t copied = 0, off;
+	unsigned int nfull = 0;
+	u32 win_before;
+	struct sk_buff *skb;
+	bool peek = flags & MSG_PEEK;
+	long timeo;
+	int err = 0;
+
+	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_WAITALL |
+		      MSG_CMSG_COMPAT | MSG_NOSIGNAL))
+		return -EOPNOTSUPP;
+
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!mrc_readable(sk, len)) {
+		if (sk->sk_err) {
+			err = sock_error(sk);
+			break;
+		}
+		if (sk->sk_shutdown & RCV_SHUTDOWN || msk->fin_rcvd ||
+		    sk->sk_state == TCP_CLOSE) {
+			if (!msk->rcv_queued) {
+				if (sk->sk_state == TCP_CLOSE &&
+				    !(sk->sk_shutdown & RCV_SHUTDOWN))
+					err = -ENOTCONN;
+				break;	/* end of the peer's messages: 0 */
+			}
+			break;	/* deliver what is left, piece by piece */
+		}
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(sk, &timeo, mrc_readable(sk, len) ||
+			      sk->sk_err || msk->fin_rcvd ||
+			      (sk->sk_shutdown & RCV_SHUTDOWN) ||
+			      sk->sk_state == TCP_CLOSE, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (err || !msk->rcv_queued)
+		goto out;
+
+	win_before = mrc_rcv_window(sk);
+	off = msk->rcv_head_off;
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		size_t n = min_t(size_t, skb->len - off, len - copied);
+
+		if (n) {
+			err = skb_copy_datagram_msg(skb, off, msg, n);
+			if (err)
+				goto out;
+		}
+		copied += n;
+		off += n;
+		if (off < skb->len)
+			break;		/* the user's buffer is full */
+		nfull++;
+		off = 0;
+		if (mrc_cb(skb)->flags & MRC_CB_EOR) {
+			msg->msg_flags |= MSG_EOR;
+			break;
+		}
+	}
+	err = copied;
+
+	if ((flags & MSG_TRUNC) && !(msg->msg_flags & MSG_EOR) &&
+	    msk->rcv_complete) {
+		/* discard the rest of a complete message, like a datagram,
+		 * and return its whole length
+		 */
+		size_t rest = 0;
+		int i = 0;
+
+		skb_queue_walk(&sk->sk_receive_queue, skb) {
+			if (i++ < nfull)
+				continue;
+			rest += skb->len - off;
+			off = 0;
+			nfull++;
+			if (mrc_cb(skb)->flags & MRC_CB_EOR)
+				break;
+		}
+		msg->msg_flags |= MSG_TRUNC | MSG_EOR;
+		err = copied + rest;
+	}
+	if (!peek)
+		mrc_recv_consume(sk, nfull, off);
+	if (msg->msg_name)
+		msg->msg_namelen = mrc_peer_sockaddr(sk, msg->msg_name);
+	if (!peek)
+		mrc_window_update(sk, win_before);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/**
+ * mrc_recv_consume() - drop what recvmsg read from the receive queue
+ * @sk: the connection, locked
+ * @nfull: pieces read to their end
+ * @off: bytes read of the piece after them
+ */
+void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+
+	while (nfull--) {
+		skb = __skb_dequeue(&sk->sk_receive_queue);
+		msk->rcv_queued -= skb->len - msk->rcv_head_off;
+		msk->rcv_head_off = 0;
+		if (mrc_cb(skb)->flags & MRC_CB_EOR)
+			msk->rcv_complete--;
+		kfree_skb(skb);
+	}
+	msk->rcv_queued -= off - msk->rcv_head_off;
+	msk->rcv_head_off = off;
+}
+
+static __poll_t mrc_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_sock *msk = mrc_sk(sk);
+	__poll_t mask = 0;
+	int state;
+
+	sock_poll_wait(file, sock, wait);
+	state = inet_sk_state_load(sk);
+	if (state == TCP_LISTEN)
+		return list_empty_careful(&msk->accept_queue) ? 0 :
+		       EPOLLIN | EPOLLRDNORM;
+
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	if (READ_ONCE(sk->sk_shutdown) == SHUTDOWN_MASK ||
+	    (state == TCP_CLOSE && sock->state != SS_UNCONNECTED))
+		mask |= EPOLLHUP;
+	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN || msk->fin_rcvd)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (mrc_readable(sk, 0))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (state == TCP_ESTABLISHED || state == TCP_CLOSE_WAIT) {
+		if (!(READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN)) {
+			if (mrc_may_send(sk))
+				mask |= EPOLLOUT | EPOLLWRNORM;
+			else
+				set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		}
+	}
+	return mask;
+}
+
+/* Queue our FIN after the last message. */
+static void mrc_queue_fin(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+
+	if (msk->fin_queued || !msk->rtx)
+		return;
+	skb = alloc_skb(MRC_HEADROOM, sk->sk_allocation | __GFP_NOFAIL);
+	skb_reserve(skb, MRC_HEADROOM);
+	__skb_header_release(skb);
+	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
+	mrc_cb(skb)->msg_id = msk->snd_msg_id;
+	mrc_cb(skb)->flags = MRC_CB_FIN;
+	sk_wmem_queued_add(sk, skb->truesize);
+	sk_mem_charge(sk, skb->truesize);
+	__skb_queue_tail(&sk->sk_write_queue, skb);
+	msk->fin_queued = true;
+	if (sk->sk_state == TCP_ESTABLISHED)
+		inet_sk_set_state(sk, TCP_FIN_WAIT1);
+	mrc_push(sk);
+}
+
+static int mrc_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	int err = 0;
+
+	how++;	/* SHUT_RD -> RCV_SHUTDOWN, ... */
+	if (how & ~SHUTDOWN_MASK || !how)
+		return -EINVAL;
+
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		if (how & RCV_SHUTDOWN) {
+			inet_sk_set_state(sk, TCP_CLOSE);
+			mrc_listen_stop(sk);
+			sk->sk_state_change(sk);
+		}
+		goto out;
+	}
+	if (sock->state != SS_CONNECTED && sock->state != SS_CONNECTING) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	sk->sk_shutdown |= how;
+	if ((how & SEND_SHUTDOWN) &&
+	    (sk->sk_state == TCP_ESTABLISHED || sk->sk_state == TCP_CLOSE_WAIT))
+		mrc_queue_fin(sk);
+	sk->sk_state_change(sk);
+out:
+	release_sock(sk);
+	return err;
+}
+
+/* All our messages (and FIN) are acknowledged, or the connection ended. */
+static bool mrc_close_done(const struct sock *sk)
+{
+	return sk->sk_state == TCP_CLOSE || mrc_sk(sk)->fin_acked;
+}
+
+static void mrc_close(struct sock *sk, long timeout)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	lock_sock(sk);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	if (sk->sk_state == TCP_LISTEN) {
+		inet_sk_set_state(sk, TCP_CLOSE);
+		mrc_listen_stop(sk);
+	} else if (sk->sk_state == TCP_SYN_SENT) {
+		mrc_conn_done(sk);
+	} else if (sk->sk_state != TCP_CLOSE) {
+		if (msk->rcv_queued || skb_peek(&sk->sk_receive_queue) ||
+		    (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime)) {
+			/* unread messages, or linger 0: abort */
+			mrc_conn_abort(sk, ECONNRESET, true);
+		} else {
+			mrc_queue_fin(sk);
+			if (timeout && !mrc_close_done(sk)) {
+				add_wait_queue(sk_sleep(sk), &wait);
+				while (!mrc_close_done(sk) && timeout &&
+				       !signal_pending(current))
+					sk_wait_event(sk, &timeout,
+						      mrc_close_done(sk), &wait);
+				remove_wait_queue(sk_sleep(sk), &wait);
+			}
+		}
+	}
+
+	sock_hold(sk);
+	sock_orphan(sk);
+	if (sk->sk_state == TCP_CLOSE) {
+		/* nothing left to deliver: free it now */
+		mrc_conn_free_state(sk);
+		mrc_port_unbind(sk);
+		mrc_timer_stop(sk);
+		mrc_conn_unhash(sk);
+		release_sock(sk);
+		sk_common_release(sk);
+	} else {
+		/* the connection delivers the rest on its own, bounded by
+		 * the connection timeout; mrc_conn_done() frees it
+		 */
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_CONN_ORPHANED);
+		release_sock(sk);
+	}
+	sock_put(sk);
+}
+
 static void mrc_unhash(struct sock *sk)
 {
+	mrc_port_unbind(sk);
+	mrc_conn_unhash(sk);
 }
+
+static void mrc_release_cb(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (test_and_clear_bit(MRC_DEFERRED_TIMER, &msk->deferred)) {
+		mrc_timer_handle(sk);
+		__sock_put(sk);
+	}
+}
+
+static void mrc_destroy(struct sock *sk)
+{
+	mrc_conn_free_state(sk);
+	mrc_rcv_purge(sk);
+}
+
+static int mrc_setsockopt(struct socket *sock, int level, int optname,
+			  sockptr_t optval, unsigned int optlen)
+{
+	if (level != SOL_MRC)
+		return -ENOPROTOOPT;
+	return -ENOPROTOOPT;
+}
+
+static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	memset(info, 0, sizeof(*info));
+	info->mrci_version = MRC_INFO_VERSION;
+	info->mrci_state = sk->sk_state;
+	info->mrci_srtt_us = msk->srtt_us;
+	info->mrci_rttvar_us = msk->rttvar_us;
+	info->mrci_rto_us = msk->rto_us;
+	info->mrci_cwnd = msk->cwnd;
+	info->mrci_ssthresh = msk->ssthresh;
+	info->mrci_in_flight = msk->in_flight;
+	info->mrci_peer_rwnd = msk->peer_rwnd;
+	info->mrci_rcv_window = mrc_rcv_window(sk);
+	info->mrci_mss = msk->mss;
+	info->mrci_evs = msk->nr_evs;
+	info->mrci_local_cid = msk->local_cid;
+	info->mrci_peer_cid = msk->peer_cid;
+	info->mrci_bytes_sent = msk->stats.bytes_sent;
+	info->mrci_bytes_received = msk->stats.bytes_received;
+	info->mrci_msgs_sent = msk->stats.msgs_sent;
+	info->mrci_msgs_received = msk->stats.msgs_received;
+	info->mrci_pkts_sent = msk->stats.pkts_sent;
+	info->mrci_pkts_received = msk->stats.pkts_received;
+	info->mrci_retrans = msk->stats.retrans;
+	info->mrci_lost = msk->stats.lost;
+	info->mrci_rto_count = msk->stats.rto;
+	info->mrci_ce = msk->stats.ce;
+}
+
+static int mrc_getsockopt(struct socket *sock, int level, int optname,
+			  char __user *optval, int __user *optlen)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_info info;
+	int len;
+
+	if (level != SOL_MRC)
+		return -ENOPROTOOPT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+
+	switch (optname) {
+	case MRC_INFO:
+		lock_sock(sk);
+		mrc_fill_info(sk, &info);
+		release_sock(sk);
+		len = min_t(unsigned int, len, sizeof(info));
+		if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+			return -EFAULT;
+		return 0;
+	default:
+		return -ENOPROTOOPT;
+	}
+}
+
+#define MRC_PROTO_COMMON					\
+	.owner		= THIS_MODULE,				\
+	.init		= mrc_sk_init,				\
+	.close		= mrc_close,				\
+	.destroy	= mrc_destroy,				\
+	.unhash		= mrc_unhash,				\
+	.backlog_rcv	= mrc_backlog_rcv,			\
+	.release_cb	= mrc_release_cb
 
 struct proto mrc_prot = {
 	.name		= "MRC",
-	.owner		= THIS_MODULE,
-	.init		= mrc_sk_init,
-	.close		= mrc_close,
-	.unhash		= mrc_unhash,
 	.obj_size	= sizeof(struct mrc_sock),
+	MRC_PROTO_COMMON,
 };
 
 struct proto mrcv6_prot = {
 	.name		= "MRCv6",
-	.owner		= THIS_MODULE,
-	.init		= mrc_sk_init,
-	.close		= mrc_close,
-	.unhash		= mrc_unhash,
 	.obj_size	= sizeof(struct mrc6_sock),
 	MRC_PROTO_IPV6_PINFO_OFFSET(struct mrc6_sock, inet6)
+	MRC_PROTO_COMMON,
 };
+
+#define MRC_OPS_COMMON					\
+	.owner		= THIS_MODULE,			\
+	.bind		= mrc_bind,			\
+	.connect	= mrc_connect,			\
+	.socketpair	= sock_no_socketpair,		\
+	.accept		= mrc_accept,			\
+	.poll		= mrc_poll,			\
+	.ioctl		= sock_no_ioctl,		\
+	.listen		= mrc_listen,			\
+	.shutdown	= mrc_shutdown,			\
+	.setsockopt	= mrc_setsockopt,		\
+	.getsockopt	= mrc_getsockopt,		\
+	.sendmsg	= mrc_sendmsg,			\
+	.recvmsg	= mrc_recvmsg,			\
+	.mmap		= sock_no_mmap
+
+const struct proto_ops mrc_inet_ops = {
+	.family		= PF_INET,
+	.release	= inet_release,
+	.getname	= inet_getname,
+	MRC_OPS_COMMON,
+};
+
+#if IS_ENABLED(CONFIG_IPV6)
+const struct proto_ops mrc_inet6_ops = {
+	.family		= PF_INET6,
+	.release	= inet6_release,
+	.getname	= inet6_getname,
+	MRC_OPS_COMMON,
+};
+#endif

@@ -12,64 +12,275 @@
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
-	MRC_PKT_DATA = 1,	/* a piece of a message */
+	MRC_PKT_DATA = 1,	/* a piece of a message, or the FIN marker */
 	MRC_PKT_ACK,		/* cumulative PSN, SACK bitmap, echo */
 	MRC_PKT_SYN,		/* open a connection */
 	MRC_PKT_SYNACK,		/* accept a connection */
-	MRC_PKT_FIN,		/* no more messages from the sender */
 	MRC_PKT_RST,		/* abort the connection */
-	MRC_PKT_PROBE,		/* is this entropy value's path alive? */
-	MRC_PKT_PROBE_ACK,	/* yes, it is */
+	MRC_PKT_PROBE,		/* ask for an ACK (window or path probe) */
 
 	__MRC_PKT_MAX
 };
+
+/* Common header flags. */
+#define MRC_F_FIN	0x0001	/* DATA: end of the sender's messages */
+#define MRC_F_CE	0x0002	/* ACK: the echoed packet arrived CE-marked */
+#define MRC_F_REFUSED	0x0004	/* RST: no listener on the port */
+#define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED)
 
 /**
  * struct mrc_hdr - common header, first in every mrc datagram
  * @version: MRC_WIRE_VERSION
  * @type: one of enum mrc_pkt_type
- * @flags: type-specific flags, unknown ones must be zero
+ * @flags: MRC_F_*; unknown flags must be zero
  * @dst_cid: the receiver's connection id (random, chosen by the receiver;
  *           zero only in a SYN, which opens a connection)
+ * @src_cid: the sender's connection id (zero only in a RST refusing a SYN)
  */
 struct mrc_hdr {
 	__u8	version;
 	__u8	type;
 	__be16	flags;
 	__be32	dst_cid;
+	__be32	src_cid;
 };
+
+/**
+ * struct mrc_data_hdr - a piece of a message
+ * @common: common header, type MRC_PKT_DATA
+ * @psn: packet sequence number; a retransmission keeps its PSN
+ * @msg_id: message number, consecutive from the connection's start
+ * @msg_len: length of the whole message
+ * @offset: where this piece starts in the message
+ * @tsval: sender's transmit time in microseconds, echoed in the ACK
+ * @ev: entropy value the packet was sent on, echoed in the ACK
+ * @len: payload bytes following this header; must match the datagram
+ *
+ * A FIN (MRC_F_FIN) has len, msg_len and offset zero and takes a PSN, so
+ * it is delivered reliably and in order after the last message.
+ */
+struct mrc_data_hdr {
+	struct mrc_hdr	common;
+	__be32	psn;
+	__be32	msg_id;
+	__be32	msg_len;
+	__be32	offset;
+	__be32	tsval;
+	__be16	ev;
+	__be16	len;
+};
+
+/**
+ * struct mrc_ack_hdr - acknowledgment
+ * @common: common header, type MRC_PKT_ACK; MRC_F_CE if @echo_psn's
+ *          packet was CE-marked
+ * @cum_psn: every PSN before this one has been received
+ * @rwnd: bytes the receiver accepts beyond @cum_psn
+ * @sack_hi: PSNs cum_psn + 1 .. cum_psn + 32 received (bit 0: cum_psn + 1)
+ * @sack_lo: PSNs cum_psn + 33 .. cum_psn + 64 received
+ * @echo_psn: PSN of the packet that triggered this ACK
+ * @echo_tsval: its @tsval
+ * @echo_ev: its @ev
+ * @reserved: zero
+ * @ce_count: CE-marked data packets received on the connection so far
+ */
+struct mrc_ack_hdr {
+	struct mrc_hdr	common;
+	__be32	cum_psn;
+	__be32	rwnd;
+	__be32	sack_hi;
+	__be32	sack_lo;
+	__be32	echo_psn;
+	__be32	echo_tsval;
+	__be16	echo_ev;
+	__be16	reserved;
+	__be32	ce_count;
+};
+
+/**
+ * struct mrc_syn_hdr - open (SYN) or accept (SYNACK) a connection
+ * @common: common header; in a SYN dst_cid is zero
+ * @isn: first PSN the sender will use
+ * @src_port: sender's mrc port
+ * @dst_port: receiver's mrc port
+ * @udp_port: UDP port the sender receives mrc datagrams on
+ * @reserved: zero
+ * @rwnd: bytes the sender accepts before its first ACK
+ * @tsval: transmit time, for the first RTT sample
+ */
+struct mrc_syn_hdr {
+	struct mrc_hdr	common;
+	__be32	isn;
+	__be16	src_port;
+	__be16	dst_port;
+	__be16	udp_port;
+	__be16	reserved;
+	__be32	rwnd;
+	__be32	tsval;
+};
+
+/**
+ * struct mrc_probe_hdr - asks the receiver for an ACK
+ * @common: common header, type MRC_PKT_PROBE or MRC_PKT_RST
+ * @tsval: transmit time, echoed in the ACK
+ * @ev: entropy value the probe was sent on, echoed in the ACK
+ * @reserved: zero
+ */
+struct mrc_probe_hdr {
+	struct mrc_hdr	common;
+	__be32	tsval;
+	__be16	ev;
+	__be16	reserved;
+};
+
+#define MRC_SACK_BITS	64
 
 /* Why a packet was dropped by header validation (0: it was not). */
 enum mrc_hdr_verdict {
 	MRC_HDR_OK,
-	MRC_HDR_SHORT,
+	MRC_HDR_SHORT,		/* shorter than its type's header */
 	MRC_HDR_BAD_VERSION,
 	MRC_HDR_BAD_TYPE,
+	MRC_HDR_BAD_FLAGS,	/* unknown or misplaced flag */
+	MRC_HDR_BAD_LEN,	/* length fields disagree with the datagram */
+	MRC_HDR_BAD_CID,	/* connection id zero where it cannot be */
+	MRC_HDR_TOO_BIG,	/* message larger than the receiver allows */
+	MRC_HDR_BAD_FIELD,	/* reserved field not zero, port zero, ... */
+
+	__MRC_HDR_MAX
 };
 
+/* Header size of each packet type; 0 for unknown types. */
+static inline unsigned int mrc_hdr_len(u8 type)
+{
+	switch (type) {
+	case MRC_PKT_DATA:
+		return sizeof(struct mrc_data_hdr);
+	case MRC_PKT_ACK:
+		return sizeof(struct mrc_ack_hdr);
+	case MRC_PKT_SYN:
+	case MRC_PKT_SYNACK:
+		return sizeof(struct mrc_syn_hdr);
+	case MRC_PKT_RST:
+	case MRC_PKT_PROBE:
+		return sizeof(struct mrc_probe_hdr);
+	}
+	return 0;
+}
+
+static inline void mrc_wire_build_bug(void)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 12);
+	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 36);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 44);
+	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 32);
+	BUILD_BUG_ON(sizeof(struct mrc_probe_hdr) != 20);
+}
+
 /**
- * mrc_hdr_check() - validate the common header of a received datagram
+ * mrc_hdr_check() - validate the headers of a received datagram
  * @data: start of the mrc payload (after the UDP header)
- * @len: bytes available at @data
+ * @len: bytes of mrc payload (the whole datagram after the UDP header);
+ *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data
+ * @max_msg: largest message this receiver accepts
  *
- * Pure: reads at most sizeof(struct mrc_hdr) bytes and only when @len
- * allows it.
+ * Pure: reads only within @len and nothing but @data.  Every field that
+ * does not depend on connection state is checked here; PSNs, windows
+ * and connection ids are checked against the connection by the caller.
  *
  * Return: MRC_HDR_OK or the reason to drop the packet.
  */
 static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
-						 unsigned int len)
+						 unsigned int len,
+						 u32 max_msg)
 {
 	const struct mrc_hdr *h = data;
-
-	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 8);
+	unsigned int hlen;
+	u16 flags;
 
 	if (len < sizeof(*h))
 		return MRC_HDR_SHORT;
 	if (h->version != MRC_WIRE_VERSION)
 		return MRC_HDR_BAD_VERSION;
-	if (h->type == 0 || h->type >= __MRC_PKT_MAX)
+	hlen = mrc_hdr_len(h->type);
+	if (!hlen)
 		return MRC_HDR_BAD_TYPE;
+	if (len < hlen)
+		return MRC_HDR_SHORT;
+
+	flags = be16_to_cpu(h->flags);
+	if (flags & ~MRC_F_KNOWN)
+		return MRC_HDR_BAD_FLAGS;
+	/* only a refusal, which answers a SYN, may not know the sender's id */
+	if (!h->src_cid &&
+	    !(h->type == MRC_PKT_RST && (flags & MRC_F_REFUSED)))
+		return MRC_HDR_BAD_CID;
+	if (h->type == MRC_PKT_SYN ? h->dst_cid != 0 : h->dst_cid == 0)
+		return MRC_HDR_BAD_CID;
+
+	switch (h->type) {
+	case MRC_PKT_DATA: {
+		const struct mrc_data_hdr *d = data;
+		u32 msg_len = be32_to_cpu(d->msg_len);
+		u32 off = be32_to_cpu(d->offset);
+		u32 plen = be16_to_cpu(d->len);
+
+		if (flags & ~MRC_F_FIN)
+			return MRC_HDR_BAD_FLAGS;
+		if (plen != len - hlen)
+			return MRC_HDR_BAD_LEN;
+		if (flags & MRC_F_FIN) {
+			if (plen || msg_len || off)
+				return MRC_HDR_BAD_LEN;
+			break;
+		}
+		if (msg_len > max_msg)
+			return MRC_HDR_TOO_BIG;
+		/* a piece is not empty (an empty message is one empty piece)
+		 * and lies inside its message; no u32 overflow: both <= 2^32
+		 */
+		if ((!plen && msg_len) || (u64)off + plen > msg_len)
+			return MRC_HDR_BAD_LEN;
+		break;
+	}
+	case MRC_PKT_ACK: {
+		const struct mrc_ack_hdr *a = data;
+
+		if (flags & ~MRC_F_CE)
+			return MRC_HDR_BAD_FLAGS;
+		if (len != hlen)
+			return MRC_HDR_BAD_LEN;
+		if (a->reserved)
+			return MRC_HDR_BAD_FIELD;
+		break;
+	}
+	case MRC_PKT_SYN:
+	case MRC_PKT_SYNACK: {
+		const struct mrc_syn_hdr *s = data;
+
+		if (flags)
+			return MRC_HDR_BAD_FLAGS;
+		if (len != hlen)
+			return MRC_HDR_BAD_LEN;
+		if (s->reserved)
+			return MRC_HDR_BAD_FIELD;
+		if (!s->src_port || !s->dst_port || !s->udp_port)
+			return MRC_HDR_BAD_FIELD;
+		break;
+	}
+	case MRC_PKT_RST:
+	case MRC_PKT_PROBE: {
+		const struct mrc_probe_hdr *p = data;
+
+		if (flags & ~(h->type == MRC_PKT_RST ? MRC_F_REFUSED : 0))
+			return MRC_HDR_BAD_FLAGS;
+		if (len != hlen)
+			return MRC_HDR_BAD_LEN;
+		if (p->reserved)
+			return MRC_HDR_BAD_FIELD;
+		break;
+	}
+	}
 	return MRC_HDR_OK;
 }
 

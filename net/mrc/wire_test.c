@@ -1,85 +1,275 @@
 // SPDX-License-Identifier: GPL-2.0
-/* KUnit suite for validation of mrc's common header. */
+/* KUnit suite for validation of mrc's wire headers (mrc_hdr_check()). */
 #include <kunit/test.h>
 
 #include "wire.h"
 
-static void mrc_hdr_fill(struct mrc_hdr *h, u8 version, u8 type)
+#define MAX_MSG	(1U << 20)
+
+/* A well-formed packet of @type; DATA carries @plen payload bytes. */
+static unsigned int mrc_pkt_build(u8 *buf, u8 type, u16 plen)
 {
-	memset(h, 0, sizeof(*h));
-	h->version = version;
+	struct mrc_hdr *h = (struct mrc_hdr *)buf;
+	unsigned int hlen = mrc_hdr_len(type);
+
+	memset(buf, 0, 128);
+	h->version = MRC_WIRE_VERSION;
 	h->type = type;
-	h->dst_cid = cpu_to_be32(0x12345678);
+	h->dst_cid = type == MRC_PKT_SYN ? 0 : cpu_to_be32(0x12345678);
+	h->src_cid = cpu_to_be32(0x9abcdef0);
+	switch (type) {
+	case MRC_PKT_DATA: {
+		struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+
+		d->msg_len = cpu_to_be32(1000);
+		d->offset = cpu_to_be32(100);
+		d->len = cpu_to_be16(plen);
+		return hlen + plen;
+	}
+	case MRC_PKT_SYN:
+	case MRC_PKT_SYNACK: {
+		struct mrc_syn_hdr *s = (struct mrc_syn_hdr *)buf;
+
+		s->src_port = cpu_to_be16(1000);
+		s->dst_port = cpu_to_be16(2000);
+		s->udp_port = cpu_to_be16(4797);
+		break;
+	}
+	}
+	return hlen;
 }
 
 static void mrc_hdr_accepts_every_type(struct kunit *test)
 {
-	struct mrc_hdr h;
+	u8 buf[128];
+	unsigned int len;
 	u8 type;
 
 	for (type = MRC_PKT_DATA; type < __MRC_PKT_MAX; type++) {
-		mrc_hdr_fill(&h, MRC_WIRE_VERSION, type);
-		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(&h, sizeof(h)),
+		len = mrc_pkt_build(buf, type, 16);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, len, MAX_MSG),
 				    MRC_HDR_OK, "type %u", type);
 	}
 }
 
 static void mrc_hdr_rejects_short(struct kunit *test)
 {
-	struct mrc_hdr h;
-	unsigned int len;
+	u8 buf[128];
+	unsigned int len, full;
+	u8 type;
 
-	mrc_hdr_fill(&h, MRC_WIRE_VERSION, MRC_PKT_DATA);
-	for (len = 0; len < sizeof(h); len++)
-		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(&h, len),
-				    MRC_HDR_SHORT, "len %u", len);
+	for (type = MRC_PKT_DATA; type < __MRC_PKT_MAX; type++) {
+		full = mrc_hdr_len(type);
+		mrc_pkt_build(buf, type, 0);
+		for (len = 0; len < full; len++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mrc_hdr_check(buf, len, MAX_MSG),
+					    MRC_HDR_SHORT, "type %u len %u",
+					    type, len);
+	}
 }
 
 static void mrc_hdr_rejects_version(struct kunit *test)
 {
-	struct mrc_hdr h;
+	static const u8 bad[] = { 0, MRC_WIRE_VERSION + 1, 0xff };
+	u8 buf[128];
+	unsigned int len, i;
 
-	mrc_hdr_fill(&h, 0, MRC_PKT_DATA);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)),
-			MRC_HDR_BAD_VERSION);
-	mrc_hdr_fill(&h, MRC_WIRE_VERSION + 1, MRC_PKT_DATA);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)),
-			MRC_HDR_BAD_VERSION);
-	mrc_hdr_fill(&h, 0xff, MRC_PKT_DATA);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)),
-			MRC_HDR_BAD_VERSION);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+		buf[0] = bad[i];
+		KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+				MRC_HDR_BAD_VERSION);
+	}
 }
 
 static void mrc_hdr_rejects_type(struct kunit *test)
 {
-	struct mrc_hdr h;
+	static const u8 bad[] = { 0, __MRC_PKT_MAX, 0xff };
+	u8 buf[128];
+	unsigned int i;
 
-	mrc_hdr_fill(&h, MRC_WIRE_VERSION, 0);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)), MRC_HDR_BAD_TYPE);
-	mrc_hdr_fill(&h, MRC_WIRE_VERSION, __MRC_PKT_MAX);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)), MRC_HDR_BAD_TYPE);
-	mrc_hdr_fill(&h, MRC_WIRE_VERSION, 0xff);
-	KUNIT_EXPECT_EQ(test, mrc_hdr_check(&h, sizeof(h)), MRC_HDR_BAD_TYPE);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+		buf[1] = bad[i];
+		KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, 64, MAX_MSG),
+				MRC_HDR_BAD_TYPE);
+	}
 }
 
-/* The header is read in place from the packet: check it never reads past
- * the length it is given, with a buffer whose end KASAN watches.
+static void mrc_hdr_rejects_flags(struct kunit *test)
+{
+	struct mrc_hdr *h;
+	u8 buf[128];
+	unsigned int len;
+
+	/* a flag nobody defined */
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 8);
+	h = (struct mrc_hdr *)buf;
+	h->flags = cpu_to_be16(0x8000);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* CE belongs on ACKs, FIN on data */
+	h->flags = cpu_to_be16(MRC_F_CE);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	h->flags = cpu_to_be16(MRC_F_FIN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	h->flags = cpu_to_be16(MRC_F_CE);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* REFUSED only on RST */
+	len = mrc_pkt_build(buf, MRC_PKT_PROBE, 0);
+	h->flags = cpu_to_be16(MRC_F_REFUSED);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_pkt_build(buf, MRC_PKT_RST, 0);
+	h->flags = cpu_to_be16(MRC_F_REFUSED);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+}
+
+static void mrc_hdr_rejects_cids(struct kunit *test)
+{
+	struct mrc_hdr *h = NULL;
+	u8 buf[128];
+	unsigned int len;
+
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	h = (struct mrc_hdr *)buf;
+	h->dst_cid = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_CID);
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	h->src_cid = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_CID);
+	/* a SYN names no receiver connection yet */
+	len = mrc_pkt_build(buf, MRC_PKT_SYN, 0);
+	h->dst_cid = cpu_to_be32(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_CID);
+	/* a refusal answers a SYN: it may not know the sender's id */
+	len = mrc_pkt_build(buf, MRC_PKT_RST, 0);
+	h->src_cid = 0;
+	h->flags = cpu_to_be16(MRC_F_REFUSED);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+}
+
+/* Length fields that lie about the datagram or the message. */
+static void mrc_hdr_rejects_lying_lengths(struct kunit *test)
+{
+	struct mrc_data_hdr *d;
+	u8 buf[128];
+	unsigned int len;
+
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 16);
+	d = (struct mrc_data_hdr *)buf;
+	/* payload length says more, or less, than the datagram holds */
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len - 1, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len + 1, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* piece beyond its message's end */
+	d->offset = cpu_to_be32(1000 - 15);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	d->offset = cpu_to_be32(1000 - 16);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* offset near 2^32: no wrap-around into the message */
+	d->offset = cpu_to_be32(0xfffffff8);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* an empty piece of a non-empty message */
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* ...but an empty message is one empty piece */
+	d->msg_len = 0;
+	d->offset = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* control packets have a fixed size */
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len + 4, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+}
+
+static void mrc_hdr_rejects_huge_message(struct kunit *test)
+{
+	struct mrc_data_hdr *d;
+	u8 buf[128];
+	unsigned int len;
+
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 16);
+	d = (struct mrc_data_hdr *)buf;
+	d->msg_len = cpu_to_be32(0xffffffff);	/* a 4 GiB message */
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_TOO_BIG);
+	d->msg_len = cpu_to_be32(MAX_MSG + 1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_TOO_BIG);
+	d->msg_len = cpu_to_be32(MAX_MSG);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+}
+
+static void mrc_hdr_checks_fin(struct kunit *test)
+{
+	struct mrc_data_hdr *d;
+	u8 buf[128];
+	unsigned int len;
+
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 0);
+	d = (struct mrc_data_hdr *)buf;
+	d->common.flags = cpu_to_be16(MRC_F_FIN);
+	d->msg_len = 0;
+	d->offset = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* a FIN carries nothing */
+	d->offset = cpu_to_be32(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+}
+
+static void mrc_hdr_rejects_reserved(struct kunit *test)
+{
+	struct mrc_syn_hdr *s;
+	struct mrc_ack_hdr *a;
+	u8 buf[128];
+	unsigned int len;
+
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	a = (struct mrc_ack_hdr *)buf;
+	a->reserved = cpu_to_be16(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_pkt_build(buf, MRC_PKT_SYN, 0);
+	s = (struct mrc_syn_hdr *)buf;
+	s->dst_port = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+}
+
+/* The header is read in place from the packet: it must never read past
+ * the length it is given.  Buffers of exactly that size, whose end KASAN
+ * watches, for every length up to a full data header.
  */
 static void mrc_hdr_reads_within_len(struct kunit *test)
 {
-	unsigned int len;
-	u8 *buf;
+	u8 full[128];
+	unsigned int len, max;
+	u8 type, *buf;
 
-	for (len = 0; len <= sizeof(struct mrc_hdr); len++) {
-		buf = kunit_kzalloc(test, len ? len : 1, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-		if (len >= 2) {
-			buf[0] = MRC_WIRE_VERSION;
-			buf[1] = MRC_PKT_ACK;
+	for (type = 0; type <= __MRC_PKT_MAX; type++) {
+		max = mrc_pkt_build(full, type, 4);
+		if (!max)
+			max = sizeof(struct mrc_data_hdr);
+		for (len = 0; len <= max; len++) {
+			buf = kunit_kmalloc(test, len ? len : 1, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+			memcpy(buf, full, len);
+			mrc_hdr_check(buf, len, MAX_MSG);
+			kunit_kfree(test, buf);
 		}
-		KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len),
-				len < sizeof(struct mrc_hdr) ?
-				MRC_HDR_SHORT : MRC_HDR_OK);
 	}
 }
 
@@ -88,6 +278,12 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_rejects_short),
 	KUNIT_CASE(mrc_hdr_rejects_version),
 	KUNIT_CASE(mrc_hdr_rejects_type),
+	KUNIT_CASE(mrc_hdr_rejects_flags),
+	KUNIT_CASE(mrc_hdr_rejects_cids),
+	KUNIT_CASE(mrc_hdr_rejects_lying_lengths),
+	KUNIT_CASE(mrc_hdr_rejects_huge_message),
+	KUNIT_CASE(mrc_hdr_checks_fin),
+	KUNIT_CASE(mrc_hdr_rejects_reserved),
 	KUNIT_CASE(mrc_hdr_reads_within_len),
 	{}
 };

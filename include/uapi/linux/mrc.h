@@ -16,8 +16,59 @@
 /* Level for mrc's own socket options. */
 #define SOL_MRC			IPPROTO_MRC
 
-/* Default UDP port of a namespace's encapsulation socket. */
-#define MRC_DEFAULT_UDP_PORT	4797
+/* Defaults of a namespace's settings (see enum mrc_config_attr). */
+#define MRC_DEFAULT_UDP_PORT		4797
+#define MRC_DEFAULT_RTO_MIN_US		1000
+#define MRC_DEFAULT_RTO_MAX_US		2000000
+#define MRC_DEFAULT_CONN_TIMEOUT_MS	15000
+#define MRC_DEFAULT_MAX_MSG_SIZE	(64U << 20)
+#define MRC_DEFAULT_EV_COUNT		128
+#define MRC_DEFAULT_EV_PORT_MIN		49152
+#define MRC_DEFAULT_EV_PORT_MAX		65535
+
+/* Limits of the settings. */
+#define MRC_MAX_MSG_SIZE_LIMIT		(1U << 30)
+#define MRC_EV_COUNT_LIMIT		1024
+
+/* getsockopt(SOL_MRC, ...) */
+#define MRC_INFO		1	/* struct mrc_info */
+
+#define MRC_INFO_VERSION	1
+
+/**
+ * struct mrc_info - state and counters of one connection (MRC_INFO)
+ *
+ * Versioned like tcp_info: fields are only ever added at the end; the
+ * kernel copies min(optlen, sizeof) bytes and mrci_version says which
+ * fields it knows.
+ */
+struct mrc_info {
+	__u8	mrci_version;		/* MRC_INFO_VERSION */
+	__u8	mrci_state;		/* TCP_ESTABLISHED, TCP_LISTEN, ... */
+	__u16	mrci_mss;		/* payload bytes per packet */
+	__u16	mrci_evs;		/* entropy values in use */
+	__u16	mrci_pad;
+	__u32	mrci_local_cid;
+	__u32	mrci_peer_cid;
+	__u32	mrci_srtt_us;
+	__u32	mrci_rttvar_us;
+	__u32	mrci_rto_us;
+	__u32	mrci_cwnd;		/* packets */
+	__u32	mrci_ssthresh;		/* packets */
+	__u32	mrci_in_flight;		/* packets */
+	__u32	mrci_peer_rwnd;		/* bytes */
+	__u32	mrci_rcv_window;	/* bytes we advertise */
+	__u64	mrci_bytes_sent;	/* acknowledged */
+	__u64	mrci_bytes_received;	/* delivered in order */
+	__u64	mrci_msgs_sent;		/* acknowledged */
+	__u64	mrci_msgs_received;	/* delivered in order */
+	__u64	mrci_pkts_sent;		/* transmissions */
+	__u64	mrci_pkts_received;
+	__u64	mrci_retrans;
+	__u64	mrci_lost;
+	__u64	mrci_rto_count;
+	__u64	mrci_ce;		/* CE marks, both directions */
+};
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
 #define MRC_GENL_NAME		"mrc"
@@ -33,24 +84,78 @@ enum mrc_cmd {
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
 };
 
-/* Attribute set "config": the settings of one network namespace. */
+/* Attribute set "config": the settings of one network namespace.  A new
+ * namespace starts from the defaults (MRC_DEFAULT_*).
+ */
 enum mrc_config_attr {
 	MRC_A_CONFIG_UNSPEC,
 	MRC_A_CONFIG_PORT,		/* u16: UDP encapsulation port */
+	MRC_A_CONFIG_RTO_MIN_US,	/* u32: retransmission timeout floor */
+	MRC_A_CONFIG_RTO_MAX_US,	/* u32: retransmission timeout ceiling */
+	MRC_A_CONFIG_CONN_TIMEOUT_MS,	/* u32: nothing acknowledged this long:
+					 * the connection fails (ETIMEDOUT)
+					 */
+	MRC_A_CONFIG_MAX_MSG_SIZE,	/* u32: largest message, bytes */
+	MRC_A_CONFIG_EV_COUNT,		/* u16: entropy values per connection */
+	MRC_A_CONFIG_EV_PORT_MIN,	/* u16: lowest UDP source port (EV) */
+	MRC_A_CONFIG_EV_PORT_MAX,	/* u16: highest UDP source port (EV) */
 
 	__MRC_A_CONFIG_MAX,
 	MRC_A_CONFIG_MAX = __MRC_A_CONFIG_MAX - 1
 };
 
-/* Attribute set "stats": the counters of one network namespace, each u64. */
+/* Attribute set "stats": the counters of one network namespace, each u64.
+ * Every drop and every retransmission has a reason of its own.
+ */
 enum mrc_stats_attr {
 	MRC_A_STATS_UNSPEC,
 	MRC_A_STATS_PAD,
-	MRC_A_STATS_IN_PKTS,		/* UDP datagrams handed to mrc */
-	MRC_A_STATS_DROP_SHORT,		/* shorter than the common header */
-	MRC_A_STATS_DROP_VERSION,	/* unknown protocol version */
-	MRC_A_STATS_DROP_TYPE,		/* unknown packet type */
-	MRC_A_STATS_DROP_NO_CONN,	/* no connection with that id */
+	MRC_A_STATS_IN_PKTS,		/* datagrams the UDP tunnel handed to mrc */
+	MRC_A_STATS_DROP_SHORT,	/* dropped: shorter than its header */
+	MRC_A_STATS_DROP_VERSION,	/* dropped: unknown protocol version */
+	MRC_A_STATS_DROP_TYPE,		/* dropped: unknown packet type */
+	MRC_A_STATS_DROP_NO_CONN,	/* dropped: no connection with that id */
+	MRC_A_STATS_DROP_BAD_FLAGS,	/* dropped: unknown or misplaced flag */
+	MRC_A_STATS_DROP_BAD_LEN,	/* dropped: length fields disagree with the datagram */
+	MRC_A_STATS_DROP_BAD_CID,	/* dropped: connection ids do not match the connection */
+	MRC_A_STATS_DROP_TOO_BIG,	/* dropped: message larger than max_msg_size */
+	MRC_A_STATS_DROP_BAD_FIELD,	/* dropped: reserved field set, port zero or wrong */
+	MRC_A_STATS_DROP_NO_LISTENER,	/* SYN dropped: nobody listens on the port (refused) */
+	MRC_A_STATS_DROP_BACKLOG,	/* dropped: accept queue or socket backlog full */
+	MRC_A_STATS_DROP_NOMEM,	/* dropped: out of memory */
+	MRC_A_STATS_DROP_STATE,	/* dropped: not expected in the connection's state */
+	MRC_A_STATS_DROP_OUT_OF_WINDOW,	/* data dropped: PSN beyond the receive window */
+	MRC_A_STATS_DROP_AFTER_FIN,	/* data dropped: PSN after the peer's FIN */
+	MRC_A_STATS_DROP_RCVBUF,	/* data dropped: receive buffer overrun by the peer */
+	MRC_A_STATS_DROP_BAD_SEQUENCE,	/* data dropped: message id or offset out of sequence */
+	MRC_A_STATS_DROP_ACK_UNSENT,	/* ACK dropped: acknowledges data never sent */
+	MRC_A_STATS_ACK_OLD,		/* ACK ignored: older than one already processed */
+	MRC_A_STATS_DUP_DATA,		/* data received again (already had it): re-acknowledged */
+	MRC_A_STATS_IN_OFO,		/* data received out of order (placed by PSN) */
+	MRC_A_STATS_IN_CE,		/* data received CE-marked */
+	MRC_A_STATS_OUT_DATA,		/* data packets sent, retransmissions included */
+	MRC_A_STATS_OUT_ACK,		/* ACKs sent */
+	MRC_A_STATS_OUT_SYN,		/* SYNs sent */
+	MRC_A_STATS_OUT_SYNACK,	/* SYNACKs sent */
+	MRC_A_STATS_OUT_PROBE,		/* probes sent */
+	MRC_A_STATS_OUT_RST,		/* RSTs sent */
+	MRC_A_STATS_OUT_NOROUTE,	/* packets not sent: no route or tunnel socket */
+	MRC_A_STATS_OUT_NOMEM,		/* packets not sent: out of memory */
+	MRC_A_STATS_RETRANS,		/* data packets retransmitted */
+	MRC_A_STATS_LOST_EV,		/* lost: a later one on its EV arrived */
+	MRC_A_STATS_LOST_TIME,		/* lost: outstanding too long */
+	MRC_A_STATS_LOST_RTO,		/* lost: retransmission timeout */
+	MRC_A_STATS_RTO,		/* retransmission timeouts */
+	MRC_A_STATS_SYN_RETRANS,	/* SYNs retransmitted */
+	MRC_A_STATS_SYN_REPEATED,	/* repeated SYN or SYNACK (one was lost) */
+	MRC_A_STATS_ZERO_WINDOW,	/* sender stopped by the peer's zero window */
+	MRC_A_STATS_WINDOW_UPDATE,	/* ACKs sent because reading opened the window */
+	MRC_A_STATS_CONN_OPENED,	/* connections opened by connect() */
+	MRC_A_STATS_CONN_ACCEPTED,	/* connections accepted from a SYN */
+	MRC_A_STATS_CONN_REFUSED,	/* connect() refused by the peer */
+	MRC_A_STATS_CONN_ABORTED,	/* connections aborted (reset, protocol error) */
+	MRC_A_STATS_CONN_TIMEDOUT,	/* connections that timed out */
+	MRC_A_STATS_CONN_ORPHANED,	/* connections closed with data still to deliver */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

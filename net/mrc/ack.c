@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc acknowledgments on the sender: the SACK scoreboard, loss detection
+ * (per entropy value, by time, by timeout), RTT and RTO, the congestion
+ * window, and the connection's one timer.
+ */
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+#include "psn.h"
+
+/* Unlink a packet from its EV's list of outstanding transmissions. */
+static void mrc_ev_forget(struct sk_buff *skb)
+{
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+
+	if (cb->flags & MRC_CB_ON_EV) {
+		list_del(&cb->ev_node);
+		cb->flags &= ~MRC_CB_ON_EV;
+	}
+}
+
+/**
+ * mrc_on_transmit() - account a (re)transmission of a queued packet
+ * @sk: the connection, locked
+ * @skb: the packet in the retransmission ring
+ * @evi: index of the EV it leaves on
+ */
+void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, int evi)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_ev *ev = &msk->evs[evi];
+
+	mrc_ev_forget(skb);
+	list_add_tail(&cb->ev_node, &ev->outstanding);
+	cb->flags |= MRC_CB_ON_EV;
+	ev->sent++;
+	msk->in_flight++;
+}
+
+static struct mrc_ev *mrc_ev_of(struct mrc_sock *msk, u16 port)
+{
+	int i;
+
+	for (i = 0; i < msk->nr_evs; i++)
+		if (msk->evs[i].port == port)
+			return &msk->evs[i];
+	return NULL;
+}
+
+/* Free a packet the peer has (cumulatively) acknowledged. */
+static void mrc_rtx_free(struct sock *sk, struct sk_buff *skb)
+{
+	mrc_ev_forget(skb);
+	sk_wmem_queued_add(sk, -skb->truesize);
+	sk_mem_uncharge(sk, skb->truesize);
+	__kfree_skb(skb);
+}
+
+/**
+ * mrc_rtx_purge() - free every queued packet, sent or not
+ * @sk: the connection, locked or unreachable
+ */
+void mrc_rtx_purge(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+	u32 psn;
+
+	if (msk->rtx) {
+		for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+			skb = msk->rtx[psn % MRC_WIN_PKTS];
+			msk->rtx[psn % MRC_WIN_PKTS] = NULL;
+			if (skb)
+				mrc_rtx_free(sk, skb);
+		}
+	}
+	msk->snd_una = msk->snd_nxt;
+	msk->in_flight = 0;
+	msk->lost_cnt = 0;
+	msk->bytes_out = 0;
+	while ((skb = __skb_dequeue(&sk->sk_write_queue))) {
+		sk_wmem_queued_add(sk, -skb->truesize);
+		sk_mem_uncharge(sk, skb->truesize);
+		__kfree_skb(skb);
+	}
+}
+
+/**
+ * mrc_rtt_sample() - feed one RTT measurement (RFC 6298)
+ * @sk: the connection, locked
+ * @rtt_us: the sample
+ */
+void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 rto;
+
+	if (rtt_us > 60 * USEC_PER_SEC)	/* clock nonsense or forged echo */
+		return;
+	if (!rtt_us)
+		rtt_us = 1;
+	if (!msk->srtt_us) {
+		msk->srtt_us = rtt_us;
+		msk->rttvar_us = rtt_us / 2;
+	} else {
+		u32 delta = abs((s32)(rtt_us - msk->srtt_us));
+
+		msk->rttvar_us = (3 * msk->rttvar_us + delta) / 4;
+		msk->srtt_us = (7 * msk->srtt_us + rtt_us) / 8;
+	}
+	rto = msk->srtt_us + max_t(u32, 4 * msk->rttvar_us, 1);
+	msk->rto_us = clamp_t(u32, rto, READ_ONCE(s->rto_min_us),
+			      READ_ONCE(s->rto_max_us));
+}
+
+/* Congestion window: slow start, then one packet per window; halve once
+ * per round trip on loss.  (The pluggable algorithms replace this.)
+ */
+static void mrc_cc_on_ack(struct mrc_sock *msk, u32 acked)
+{
+	if (msk->in_recovery)
+		return;
+	if (msk->cwnd < msk->ssthresh) {
+		msk->cwnd = min_t(u32, msk->cwnd + acked, MRC_WIN_PKTS);
+		return;
+	}
+	msk->cwnd_cnt += acked;
+	if (msk->cwnd_cnt >= msk->cwnd) {
+		msk->cwnd_cnt -= msk->cwnd;
+		if (msk->cwnd < MRC_WIN_PKTS)
+			msk->cwnd++;
+	}
+}
+
+static void mrc_cc_on_loss(struct mrc_sock *msk)
+{
+	if (msk->in_recovery)
+		return;
+	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
+	msk->cwnd = msk->ssthresh;
+	msk->cwnd_cnt = 0;
+	msk->in_recovery = true;
+	msk->recovery_psn = msk->snd_nxt;
+}
+
+/* Judge @skb lost: it will be retransmitted on another EV. */
+static void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
+			  enum mrc_mib_field why)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_ev *ev;
+
+	if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+		return;
+	mrc_ev_forget(skb);
+	cb->flags |= MRC_CB_LOST;
+	msk->lost_cnt++;
+	msk->in_flight--;
+	msk->stats.lost++;
+	ev = mrc_ev_of(msk, cb->ev);
+	if (ev)
+		ev->lost++;
+	MRC_INC_STATS(mrc_sk_pernet(sk), why);
+	mrc_cc_on_loss(msk);
+}
+
+/* The peer has @skb (by SACK or echo) but not cumulatively yet. */
+static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_skb_cb *ecb, *tmp;
+	struct mrc_ev *ev;
+
+	if (cb->flags & MRC_CB_SACKED)
+		return;
+	ev = mrc_ev_of(msk, cb->ev);
+	/* Per-EV rule: one EV is one path, and a path delivers in order.
+	 * What left earlier on this EV and is still missing (visible as
+	 * missing in this ACK: within the SACK range) is lost.
+	 */
+	if (ev && (cb->flags & MRC_CB_ON_EV)) {
+		list_for_each_entry_safe(ecb, tmp, &ev->outstanding, ev_node) {
+			struct sk_buff *e = mrc_cb_skb(ecb);
+
+			if (e == skb)
+				break;
+			if (mrc_psn_in_window(ecb->psn, cum, MRC_SACK_BITS + 1))
+				mrc_mark_lost(sk, e, MRC_MIB_LOST_EV);
+		}
+		ev->acked++;
+	}
+	mrc_ev_forget(skb);
+	if (cb->flags & MRC_CB_LOST) {
+		/* it arrived after all: no retransmission needed */
+		cb->flags &= ~MRC_CB_LOST;
+		msk->lost_cnt--;
+	} else {
+		msk->in_flight--;
+	}
+	cb->flags |= MRC_CB_SACKED;
+	if (cb->sent_ns > msk->rack_sent_ns)
+		msk->rack_sent_ns = cb->sent_ns;
+}
+
+/* Time rule (RACK-like): a packet sent well before one that has been
+ * acknowledged, and outstanding for longer than an RTT plus a reordering
+ * allowance, is lost.  Returns when the next one would expire (0: none).
+ */
+static u64 mrc_rack_detect(struct sock *sk, u64 now)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 wait, next = 0;
+	struct sk_buff *skb;
+	u32 psn;
+
+	if (!msk->rack_sent_ns || !msk->srtt_us)
+		return 0;
+	wait = (u64)(msk->srtt_us + msk->srtt_us / 4) * NSEC_PER_USEC;
+	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+		struct mrc_skb_cb *cb;
+
+		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		if (!skb)
+			continue;
+		cb = mrc_cb(skb);
+		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+			continue;
+		if (cb->sent_ns >= msk->rack_sent_ns)
+			continue;
+		if (now - cb->sent_ns >= wait)
+			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
+		else if (!next || cb->sent_ns + wait < next)
+			next = cb->sent_ns + wait;
+	}
+	return next;
+}
+
+/**
+ * mrc_rcv_ack() - process an acknowledgment
+ * @sk: the connection, locked, past the handshake
+ * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ */
+void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_ack_hdr *a = (const void *)(skb->data +
+						    sizeof(struct udphdr));
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 cum = ntohl(a->cum_psn), echo = ntohl(a->echo_psn);
+	u64 sack = ntohl(a->sack_hi) | (u64)ntohl(a->sack_lo) << 32;
+	u32 acked = 0, psn, i;
+	struct sk_buff *rskb;
+	u64 now = mrc_now_ns();
+
+	/* an ACK for data never sent is a forgery or a bug: ignore it all */
+	if (mrc_psn_after(cum, msk->snd_nxt)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_ACK_UNSENT);
+		return;
+	}
+	if (mrc_psn_before(cum, msk->snd_una)) {
+		MRC_INC_STATS(mn, MRC_MIB_ACK_OLD);
+		return;
+	}
+	msk->last_ack_ns = now;
+	msk->peer_rwnd = ntohl(a->rwnd);
+	msk->backoff = 0;
+
+	/* RTT from the echoed timestamp, which names one transmission */
+	if (mrc_psn_in_window(echo, msk->snd_una, msk->snd_nxt - msk->snd_una)) {
+		rskb = msk->rtx[echo % MRC_WIN_PKTS];
+		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
+		    (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC) ==
+		    ntohl(a->echo_tsval))
+			mrc_rtt_sample(sk, mrc_now_us32() - ntohl(a->echo_tsval));
+		if (ntohs(a->common.flags) & MRC_F_CE) {
+			struct mrc_ev *ev = mrc_ev_of(msk, ntohs(a->echo_ev));
+
+			if (ev)
+				ev->ce++;
+			msk->stats.ce++;
+		}
+	}
+
+	/* cumulative part: free what the peer has for good */
+	while (msk->snd_una != cum) {
+		rskb = msk->rtx[msk->snd_una % MRC_WIN_PKTS];
+		msk->rtx[msk->snd_una % MRC_WIN_PKTS] = NULL;
+		msk->snd_una++;
+		if (!rskb)
+			continue;
+		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
+			struct mrc_ev *ev = mrc_ev_of(msk, mrc_cb(rskb)->ev);
+
+			if (mrc_cb(rskb)->flags & MRC_CB_LOST)
+				msk->lost_cnt--;
+			else
+				msk->in_flight--;
+			if (ev)
+				ev->acked++;
+			if (mrc_cb(rskb)->sent_ns > msk->rack_sent_ns)
+				msk->rack_sent_ns = mrc_cb(rskb)->sent_ns;
+		}
+		if (mrc_cb(rskb)->flags & MRC_CB_FIN)
+			msk->fin_acked = true;
+		if (mrc_cb(rskb)->flags & MRC_CB_EOR)
+			msk->stats.msgs_sent++;
+		msk->stats.bytes_sent += mrc_cb(rskb)->len;
+		msk->bytes_out -= mrc_cb(rskb)->len + MRC_PKT_OVERHEAD;
+		mrc_rtx_free(sk, rskb);
+		acked++;
+	}
+	if (msk->in_recovery && !mrc_psn_before(msk->snd_una,
+						msk->recovery_psn))
+		msk->in_recovery = false;
+
+	/* selective part: the SACK bitmap, then the echoed packet */
+	for (i = 0; i < MRC_SACK_BITS && sack; i++, sack >>= 1) {
+		psn = cum + 1 + i;
+		if (!(sack & 1) || !mrc_psn_before(psn, msk->snd_nxt))
+			continue;
+		rskb = msk->rtx[psn % MRC_WIN_PKTS];
+		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
+			mrc_mark_sacked(sk, rskb, cum);
+			acked++;
+		}
+	}
+	if (mrc_psn_in_window(echo, msk->snd_una, msk->snd_nxt - msk->snd_una)) {
+		rskb = msk->rtx[echo % MRC_WIN_PKTS];
+		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
+			mrc_mark_sacked(sk, rskb, cum);
+			acked++;
+		}
+	}
+
+	mrc_rack_detect(sk, now);
+	if (acked)
+		mrc_cc_on_ack(msk, acked);
+
+	if (acked)
+		sk->sk_write_space(sk);
+	if (msk->fin_acked && sk->sk_state != TCP_CLOSE) {
+		if (msk->fin_rcvd || sock_flag(sk, SOCK_DEAD)) {
+			mrc_conn_done(sk);
+			return;
+		}
+		/* our side is finished: waiting for the peer's FIN */
+		sk->sk_state_change(sk);
+	}
+	mrc_push(sk);
+	mrc_timer_arm(sk);
+}
+
+/* The RTO expired: everything outstanding is presumed lost. */
+static void mrc_rto_fire(struct sock *sk)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+	u32 psn;
+
+	msk->stats.rto++;
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RTO);
+	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		if (skb)
+			mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
+	}
+	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
+	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
+	msk->in_recovery = true;
+	msk->recovery_psn = msk->snd_nxt;
+	if (msk->backoff < 16)
+		msk->backoff++;
+	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
+			    READ_ONCE(s->rto_max_us));
+}
+
+/* Next expiry of the connection's timer, or 0 when it has nothing to do. */
+static u64 mrc_timer_deadline(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 rto = (u64)msk->rto_us * NSEC_PER_USEC;
+	u64 oldest = 0;
+	struct sk_buff *skb;
+	u32 psn;
+
+	switch (sk->sk_state) {
+	case TCP_SYN_SENT:
+		return msk->syn_sent_ns + rto;
+	case TCP_ESTABLISHED:
+	case TCP_CLOSE_WAIT:
+	case TCP_FIN_WAIT1:
+		break;
+	default:
+		return 0;
+	}
+	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		/* lost ones wait for the window, they are not in flight */
+		if (skb &&
+		    !(mrc_cb(skb)->flags & (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		    (!oldest || mrc_cb(skb)->sent_ns < oldest))
+			oldest = mrc_cb(skb)->sent_ns;
+	}
+	if (oldest)
+		return max(oldest, msk->last_ack_ns) + rto;
+	if (!skb_queue_empty(&sk->sk_write_queue))	/* window probe */
+		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
+	return 0;
+}
+
+/**
+ * mrc_timer_handle() - the connection's timer expired
+ * @sk: the connection, locked, not owned by a process (or owned by the
+ *      caller of release_sock)
+ *
+ * Retransmits the SYN, declares RTO losses, probes a zero window, and
+ * ends a connection that has heard nothing for the connection timeout.
+ */
+void mrc_timer_handle(struct sock *sk)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 now = mrc_now_ns(), deadline;
+	u64 limit = (u64)READ_ONCE(s->conn_timeout_ms) * NSEC_PER_MSEC;
+
+	deadline = mrc_timer_deadline(sk);
+	if (!deadline)
+		return;
+	if (now < deadline) {
+		mrc_timer_arm(sk);
+		return;
+	}
+
+	if (sk->sk_state == TCP_SYN_SENT) {
+		if (now - msk->syn_start_ns >= limit) {
+			mrc_conn_abort(sk, ETIMEDOUT, false);
+			return;
+		}
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
+				    READ_ONCE(s->rto_max_us));
+		msk->syn_sent_ns = now;
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_SYN_RETRANS);
+		mrc_send_syn(sk, MRC_PKT_SYN);
+		mrc_timer_arm(sk);
+		return;
+	}
+
+	if (now - msk->last_ack_ns >= limit) {
+		mrc_conn_abort(sk, ETIMEDOUT, false);
+		return;
+	}
+	if (msk->snd_una != msk->snd_nxt) {
+		mrc_rto_fire(sk);
+		mrc_push(sk);
+	} else {
+		msk->last_probe_ns = now;
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
+				    READ_ONCE(s->rto_max_us));
+		mrc_send_probe(sk);
+	}
+	mrc_timer_arm(sk);
+}
+
+static enum hrtimer_restart mrc_timer_fn(struct hrtimer *t)
+{
+	struct mrc_sock *msk = container_of(t, struct mrc_sock, timer);
+	struct sock *sk = &msk->inet.sk;
+
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		mrc_timer_handle(sk);
+	else if (!test_and_set_bit(MRC_DEFERRED_TIMER, &msk->deferred))
+		sock_hold(sk);	/* dropped by mrc_release_cb() */
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * mrc_timer_init() - set up a socket's timer
+ * @sk: the socket
+ */
+void mrc_timer_init(struct sock *sk)
+{
+	hrtimer_init(&mrc_sk(sk)->timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_SOFT);
+	mrc_sk(sk)->timer.function = mrc_timer_fn;
+}
+
+/**
+ * mrc_timer_arm() - (re)arm the connection's timer for its next duty
+ * @sk: the connection, locked
+ *
+ * The armed timer holds a reference on the socket.
+ */
+void mrc_timer_arm(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 deadline = mrc_timer_deadline(sk);
+
+	if (!deadline) {
+		mrc_timer_stop(sk);
+		return;
+	}
+	if (hrtimer_try_to_cancel(&msk->timer) != 1)
+		sock_hold(sk);
+	hrtimer_start(&msk->timer, ns_to_ktime(deadline),
+		      HRTIMER_MODE_ABS_SOFT);
+}
+
+/**
+ * mrc_timer_stop() - disarm the connection's timer
+ * @sk: the connection, locked; the caller holds a reference
+ */
+void mrc_timer_stop(struct sock *sk)
+{
+	if (hrtimer_try_to_cancel(&mrc_sk(sk)->timer) == 1)
+		__sock_put(sk);
+}

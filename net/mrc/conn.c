@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc connections: the per-namespace tables (connection ids, bound ports),
+ * connection state allocation, the handshake and the teardown.
+ */
+#include <linux/gcd.h>
+#include <linux/random.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+static const struct rhashtable_params mrc_conn_params = {
+	.key_len		= sizeof(u32),
+	.key_offset		= offsetof(struct mrc_sock, local_cid),
+	.head_offset		= offsetof(struct mrc_sock, node),
+	.automatic_shrinking	= true,
+};
+
+/**
+ * mrc_conn_table_init() - set up a namespace's connection table
+ * @mn: the namespace's mrc state
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_conn_table_init(struct mrc_net *mn)
+{
+	int i;
+
+	spin_lock_init(&mn->ports_lock);
+	for (i = 0; i < ARRAY_SIZE(mn->ports); i++)
+		INIT_HLIST_HEAD(&mn->ports[i]);
+	return rhashtable_init(&mn->conns, &mrc_conn_params);
+}
+
+/**
+ * mrc_conn_table_destroy() - free a namespace's (empty) connection table
+ * @mn: the namespace's mrc state
+ */
+void mrc_conn_table_destroy(struct mrc_net *mn)
+{
+	rhashtable_destroy(&mn->conns);
+}
+
+/**
+ * mrc_conn_hash() - give a connection a random id and make it findable
+ * @sk: the connection, locked
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_conn_hash(struct sock *sk)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	int err = -EADDRNOTAVAIL, tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		msk->local_cid = get_random_u32();
+		if (!msk->local_cid)
+			continue;
+		err = rhashtable_lookup_insert_fast(&mn->conns, &msk->node,
+						    mrc_conn_params);
+		if (err != -EEXIST)
+			break;
+	}
+	if (err)
+		msk->local_cid = 0;
+	return err;
+}
+
+/**
+ * mrc_conn_unhash() - stop packets from finding a connection
+ * @sk: the connection, locked
+ */
+void mrc_conn_unhash(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (!msk->local_cid)
+		return;
+	rhashtable_remove_fast(&mrc_sk_pernet(sk)->conns, &msk->node,
+			       mrc_conn_params);
+	msk->local_cid = 0;
+}
+
+/**
+ * mrc_conn_lookup() - find a connection by our id
+ * @mn: the namespace's mrc state
+ * @cid: the connection id
+ *
+ * Any context.  Sockets are freed after an RCU grace period
+ * (SOCK_RCU_FREE), so the reference is taken safely.
+ *
+ * Return: the socket with a reference held, or NULL.
+ */
+struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid)
+{
+	struct mrc_sock *msk;
+	struct sock *sk = NULL;
+
+	rcu_read_lock();
+	msk = rhashtable_lookup(&mn->conns, &cid, mrc_conn_params);
+	if (msk && refcount_inc_not_zero(&msk->inet.sk.sk_refcnt))
+		sk = &msk->inet.sk;
+	rcu_read_unlock();
+	return sk;
+}
+
+static struct hlist_head *mrc_port_bucket(struct mrc_net *mn, u16 port)
+{
+	return &mn->ports[hash_32(port, 8)];
+}
+
+static bool mrc_port_taken(struct mrc_net *mn, u16 port)
+{
+	struct mrc_sock *msk;
+
+	hlist_for_each_entry(msk, mrc_port_bucket(mn, port), port_node)
+		if (msk->port == port)
+			return true;
+	return false;
+}
+
+/**
+ * mrc_port_bind() - reserve an mrc port for a socket
+ * @sk: the socket, locked, not bound yet
+ * @port: the port, or 0 for an ephemeral one
+ *
+ * mrc ports are a space of their own per namespace, shared by both
+ * families.  Ephemeral ports come from the namespace's
+ * ip_local_port_range.
+ *
+ * Return: 0, -EADDRINUSE or -EADDRNOTAVAIL (no ephemeral port left).
+ */
+int mrc_port_bind(struct sock *sk, u16 port)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	int low, high, range, i, err = 0;
+	u16 p;
+
+	spin_lock_bh(&mn->ports_lock);
+	if (port) {
+		if (mrc_port_taken(mn, port)) {
+			err = -EADDRINUSE;
+			goto out;
+		}
+		p = port;
+	} else {
+		inet_get_local_port_range(sock_net(sk), &low, &high);
+		range = high - low + 1;
+		p = low + get_random_u32_below(range);
+		for (i = 0; i < range; i++) {
+			if (!mrc_port_taken(mn, p))
+				break;
+			p = p == high ? low : p + 1;
+		}
+		if (i == range) {
+			err = -EADDRNOTAVAIL;
+			goto out;
+		}
+	}
+	msk->port = p;
+	inet_sk(sk)->inet_sport = htons(p);
+	inet_sk(sk)->inet_num = p;
+	hlist_add_head_rcu(&msk->port_node, mrc_port_bucket(mn, p));
+out:
+	spin_unlock_bh(&mn->ports_lock);
+	return err;
+}
+
+/**
+ * mrc_port_unbind() - release a socket's mrc port
+ * @sk: the socket
+ */
+void mrc_port_unbind(struct sock *sk)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (hlist_unhashed(&msk->port_node))
+		return;
+	spin_lock_bh(&mn->ports_lock);
+	hlist_del_init_rcu(&msk->port_node);
+	spin_unlock_bh(&mn->ports_lock);
+}
+
+/**
+ * mrc_port_lookup_listener() - the listening socket on an mrc port
+ * @mn: the namespace's mrc state
+ * @port: the port, host order
+ *
+ * Return: the listener with a reference held, or NULL.
+ */
+struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port)
+{
+	struct mrc_sock *msk;
+	struct sock *sk = NULL;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(msk, mrc_port_bucket(mn, port), port_node) {
+		if (msk->port == port &&
+		    READ_ONCE(msk->inet.sk.sk_state) == TCP_LISTEN &&
+		    refcount_inc_not_zero(&msk->inet.sk.sk_refcnt)) {
+			sk = &msk->inet.sk;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return sk;
+}
+
+/**
+ * mrc_conn_alloc_state() - allocate what a connection needs to run
+ * @sk: the socket, locked
+ * @gfp: allocation flags (GFP_ATOMIC from softirq)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 n = READ_ONCE(mn->settings.ev_count);
+
+	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
+	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
+	msk->evs = kcalloc(n, sizeof(*msk->evs), gfp);
+	if (!msk->rtx || !msk->rcv_ofo || !msk->evs) {
+		mrc_conn_free_state(sk);
+		return -ENOMEM;
+	}
+	msk->nr_evs = n;
+	mrc_conn_init_evs(sk);
+	return 0;
+}
+
+/**
+ * mrc_conn_free_state() - free a connection's queues and tables
+ * @sk: the socket, locked or unreachable
+ */
+void mrc_conn_free_state(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	mrc_rtx_purge(sk);
+	mrc_ofo_purge(sk);
+	kfree(msk->rtx);
+	kfree(msk->rcv_ofo);
+	kfree(msk->evs);
+	msk->rtx = NULL;
+	msk->rcv_ofo = NULL;
+	msk->evs = NULL;
+	msk->nr_evs = 0;
+}
+
+/**
+ * mrc_conn_init_evs() - draw a connection's entropy values
+ * @sk: the connection, locked, with msk->evs allocated
+ *
+ * Distinct source ports drawn at random from the namespace's range.
+ */
+void mrc_conn_init_evs(struct sock *sk)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 lo = READ_ONCE(s->ev_port_min), hi = READ_ONCE(s->ev_port_max);
+	u32 range = hi - lo + 1, start, step, i;
+
+	/* a step coprime with the range visits distinct ports */
+	start = get_random_u32_below(range);
+	do {
+		step = 1 + get_random_u32_below(range);
+	} while (range > 1 && gcd(step, range) != 1);
+	if (msk->nr_evs > range)
+		msk->nr_evs = range;
+	for (i = 0; i < msk->nr_evs; i++) {
+		struct mrc_ev *ev = &msk->evs[i];
+
+		ev->port = lo + (start + (u64)i * step) % range;
+		INIT_LIST_HEAD(&ev->outstanding);
+	}
+	msk->ev_next = get_random_u32_below(msk->nr_evs);
+	msk->ack_ev_next = get_random_u32_below(msk->nr_evs);
+}
+
+/**
+ * mrc_conn_established() - the handshake is complete
+ * @sk: the connection, locked
+ */
+void mrc_conn_established(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	msk->last_ack_ns = mrc_now_ns();
+	sk->sk_state_change(sk);
+	sk_wake_async(sk, SOCK_WAKE_IO, POLL_OUT);
+}
+
+/* Free everything a connection holds once nothing can reach it any more. */
+static void mrc_conn_destroy(struct sock *sk)
+{
+	mrc_timer_stop(sk);
+	mrc_conn_unhash(sk);
+	mrc_conn_free_state(sk);
+}
+
+/**
+ * mrc_conn_done() - the connection is over; free it if it is orphaned
+ * @sk: the connection, locked; the caller holds a reference
+ */
+void mrc_conn_done(struct sock *sk)
+{
+	inet_sk_set_state(sk, TCP_CLOSE);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	mrc_conn_destroy(sk);
+	if (!sock_flag(sk, SOCK_DEAD)) {
+		sk->sk_state_change(sk);
+		return;
+	}
+	/* orphaned by close(): drop the reference the socket kept */
+	mrc_rcv_purge(sk);
+	mrc_port_unbind(sk);
+	sock_put(sk);
+}
+
+/**
+ * mrc_conn_abort() - end a connection with an error
+ * @sk: the connection, locked; the caller holds a reference
+ * @err: errno the application sees (ETIMEDOUT, ECONNRESET, ...)
+ * @send_rst: tell the peer
+ */
+void mrc_conn_abort(struct sock *sk, int err, bool send_rst)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN)
+		return;
+	if (send_rst && msk->peer_cid)
+		mrc_send_rst(sk);
+	MRC_INC_STATS(mrc_sk_pernet(sk), err == ETIMEDOUT ?
+		      MRC_MIB_CONN_TIMEDOUT : MRC_MIB_CONN_ABORTED);
+	mrc_sock_error(sk, err);
+	mrc_conn_done(sk);
+}
+
+static void mrc_addr_from_skb(const struct sk_buff *skb, struct in6_addr *src,
+			      struct in6_addr *dst)
+{
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, src);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, dst);
+	} else {
+		*src = ipv6_hdr(skb)->saddr;
+		*dst = ipv6_hdr(skb)->daddr;
+	}
+}
+
+/* A SYN we answered already (its SYNACK was lost): the child is still
+ * waiting in the accept queue.
+ */
+static struct sock *mrc_listen_find_child(struct sock *lsk,
+					  const struct in6_addr *peer,
+					  u32 peer_cid)
+{
+	struct mrc_sock *child;
+
+	list_for_each_entry(child, &mrc_sk(lsk)->accept_queue, accept_node)
+		if (child->peer_cid == peer_cid &&
+		    ipv6_addr_equal(&child->peer, peer))
+			return &child->inet.sk;
+	return NULL;
+}
+
+static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,
+				 const struct in6_addr *local)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct inet_sock *inet = inet_sk(sk);
+
+	msk->peer = *peer;
+	msk->saddr = *local;
+	msk->v4 = ipv6_addr_v4mapped(peer);
+	inet->inet_dport = htons(msk->peer_port);
+	if (msk->v4) {
+		inet->inet_daddr = peer->s6_addr32[3];
+		inet->inet_saddr = local->s6_addr32[3];
+		inet->inet_rcv_saddr = local->s6_addr32[3];
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		sk->sk_v6_daddr = *peer;
+		sk->sk_v6_rcv_saddr = *local;
+		inet6_sk(sk)->saddr = *local;
+	}
+#endif
+}
+
+/* Make the socket of a new connection from its listener, answer with a
+ * SYNACK and queue it for accept().  Softirq or backlog, listener locked.
+ */
+static int mrc_listen_new_child(struct sock *lsk,
+				const struct mrc_syn_hdr *syn,
+				const struct in6_addr *peer,
+				const struct in6_addr *local)
+{
+	struct mrc_sock *child;
+	struct sock *sk;
+
+	sk = sk_clone_lock(lsk, GFP_ATOMIC);
+	if (!sk)
+		return -ENOMEM;
+	/* sk_clone_lock() returns the clone bh-locked; tell sparse */
+	__acquire(&sk->sk_lock.slock);
+	child = mrc_sk(sk);
+	mrc_sock_init_fields(sk);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		struct ipv6_pinfo *np = &((struct mrc6_sock *)sk)->inet6;
+
+		inet_sk(sk)->pinet6 = np;
+		np->ipv6_mc_list = NULL;
+		np->ipv6_ac_list = NULL;
+		np->ipv6_fl_list = NULL;
+		np->pktoptions = NULL;
+		RCU_INIT_POINTER(np->opt, NULL);
+	}
+#endif
+	inet_sk(sk)->mc_list = NULL;
+	RCU_INIT_POINTER(inet_sk(sk)->inet_opt, NULL);
+
+	child->port = mrc_sk(lsk)->port;
+	child->peer_port = ntohs(syn->src_port);
+	child->peer_udp = ntohs(syn->udp_port);
+	child->peer_cid = ntohl(syn->common.src_cid);
+	child->peer_rwnd = ntohl(syn->rwnd);
+	child->rcv_nxt = ntohl(syn->isn);
+	mrc_child_init_addrs(sk, peer, local);
+
+	if (mrc_conn_alloc_state(sk, GFP_ATOMIC))
+		goto err;
+	if (mrc_route_mss(sk) < 0)
+		goto err;
+	if (mrc_conn_hash(sk))
+		goto err;
+	child->snd_una = get_random_u32();
+	child->snd_nxt = child->snd_una;
+	child->parent = lsk;
+	sock_hold(lsk);
+	inet_sk_set_state(sk, TCP_ESTABLISHED);
+	child->last_ack_ns = mrc_now_ns();
+
+	mrc_send_syn(sk, MRC_PKT_SYNACK);
+	/* the clone's second reference is the accept queue's */
+	list_add_tail(&child->accept_node, &mrc_sk(lsk)->accept_queue);
+	sk_acceptq_added(lsk);
+	bh_unlock_sock(sk);
+	return 0;
+err:
+	mrc_conn_destroy(sk);
+	__release(&sk->sk_lock.slock);
+	sk_free_unlock_clone(sk);
+	return -ENOMEM;
+}
+
+/**
+ * mrc_listen_rcv_syn() - a SYN for a listener
+ * @lsk: the listening socket, locked (or via its backlog)
+ * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ *
+ * Creates the child connection, answers with a SYNACK and queues the
+ * child for accept().  A repeated SYN gets the same child's SYNACK again.
+ */
+void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
+{
+	const struct mrc_syn_hdr *syn = (void *)(skb->data +
+						 sizeof(struct udphdr));
+	struct mrc_net *mn = mrc_sk_pernet(lsk);
+	struct in6_addr peer, local;
+	struct sock *sk;
+
+	if (lsk->sk_state != TCP_LISTEN) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+		return;
+	}
+	mrc_addr_from_skb(skb, &peer, &local);
+	if (lsk->sk_family == AF_INET && !ipv6_addr_v4mapped(&peer)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+		return;
+	}
+
+	sk = mrc_listen_find_child(lsk, &peer, ntohl(syn->common.src_cid));
+	if (sk) {
+		MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
+		bh_lock_sock(sk);
+		mrc_send_syn(sk, MRC_PKT_SYNACK);
+		bh_unlock_sock(sk);
+		return;
+	}
+
+	if (sk_acceptq_is_full(lsk)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
+		return;
+	}
+
+	if (mrc_listen_new_child(lsk, syn, &peer, &local)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
+		return;
+	}
+	MRC_INC_STATS(mn, MRC_MIB_CONN_ACCEPTED);
+	lsk->sk_data_ready(lsk);
+}
+
+/**
+ * mrc_listen_stop() - a listener closes: abort the unaccepted children
+ * @lsk: the listener, owned by the caller (process context)
+ */
+void mrc_listen_stop(struct sock *lsk)
+{
+	struct mrc_sock *child, *tmp;
+	struct sock *sk;
+
+	list_for_each_entry_safe(child, tmp, &mrc_sk(lsk)->accept_queue,
+				 accept_node) {
+		sk = &child->inet.sk;
+		list_del_init(&child->accept_node);
+		sk_acceptq_removed(lsk);
+
+		local_bh_disable();
+		bh_lock_sock(sk);
+		/* nobody owns it: it was never accepted */
+		sock_orphan(sk);
+		sock_hold(sk);
+		mrc_conn_abort(sk, ECONNRESET, true);
+		mrc_sk_release_parent(sk);
+		bh_unlock_sock(sk);
+		local_bh_enable();
+		sock_put(sk);	/* the accept queue's reference */
+		sock_put(sk);	/* ours */
+	}
+}
+
+/**
+ * mrc_sk_release_parent() - drop a child's reference to its listener
+ * @sk: the child
+ */
+void mrc_sk_release_parent(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (msk->parent) {
+		sock_put(msk->parent);
+		msk->parent = NULL;
+	}
+}
+
+/**
+ * mrc_rcv_synack() - our SYN was accepted
+ * @sk: the connecting socket, locked
+ * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ */
+void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_syn_hdr *syn = (void *)(skb->data +
+						 sizeof(struct udphdr));
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 cid = ntohl(syn->common.src_cid);
+
+	if (sk->sk_state != TCP_SYN_SENT) {
+		if (cid != msk->peer_cid) {
+			/* a second connection made from a repeated SYN */
+			MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_CID);
+			mrc_send_rst_reply(mn, skb, &syn->common, false);
+			return;
+		}
+		MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
+		return;
+	}
+	if (ntohs(syn->dst_port) != msk->port ||
+	    ntohs(syn->src_port) != msk->peer_port) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_FIELD);
+		return;
+	}
+
+	msk->peer_cid = cid;
+	msk->peer_udp = ntohs(syn->udp_port);
+	msk->peer_rwnd = ntohl(syn->rwnd);
+	msk->rcv_nxt = ntohl(syn->isn);
+	mrc_rtt_sample(sk, (u32)(mrc_now_us32() - msk->syn_tsval));
+	mrc_conn_established(sk);
+	MRC_INC_STATS(mn, MRC_MIB_CONN_OPENED);
+	/* let the peer's child see us at once, even with nothing to send */
+	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(syn->tsval), 0, false);
+	mrc_push(sk);
+}
+
+/**
+ * mrc_rcv_rst() - the peer aborted the connection, or refused it
+ * @sk: the connection, locked
+ * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ */
+void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_hdr *h = (void *)(skb->data + sizeof(struct udphdr));
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+
+	if (sk->sk_state == TCP_SYN_SENT) {
+		if (!(ntohs(h->flags) & MRC_F_REFUSED)) {
+			MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_CID);
+			return;
+		}
+		MRC_INC_STATS(mn, MRC_MIB_CONN_REFUSED);
+		mrc_sock_error(sk, ECONNREFUSED);
+		mrc_conn_done(sk);
+		return;
+	}
+	mrc_conn_abort(sk, ECONNRESET, false);
+}

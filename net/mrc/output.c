@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc transmit path: route lookups per entropy value, header building,
+ * the UDP tunnel transmit, and pushing queued messages out as the windows
+ * allow.
+ */
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/sock.h>
+#include <net/udp_tunnel.h>
+
+#include "protocol.h"
+
+/* Who a datagram goes to, and through which tunnel socket. */
+struct mrc_flow {
+	struct in6_addr	saddr;
+	struct in6_addr	daddr;
+	u16		sport;		/* the entropy value */
+	u16		dport;		/* peer's UDP encapsulation port */
+	int		oif;
+};
+
+/* Send an skb (mrc header already pushed) on @fl in namespace @net.
+ * Consumes @skb.  Any context.
+ */
+static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
+			   const struct mrc_flow *fl, u8 tos)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+	struct socket *sock;
+	int err = -ENETUNREACH;
+
+	rcu_read_lock();
+	if (ipv6_addr_v4mapped(&fl->daddr)) {
+		struct flowi4 fl4 = {
+			.daddr = fl->daddr.s6_addr32[3],
+			.saddr = fl->saddr.s6_addr32[3],
+			.flowi4_proto = IPPROTO_UDP,
+			.flowi4_oif = fl->oif,
+			.fl4_sport = htons(fl->sport),
+			.fl4_dport = htons(fl->dport),
+		};
+		struct rtable *rt;
+
+		sock = rcu_dereference(mn->sock4);
+		if (!sock)
+			goto drop;
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt)) {
+			err = PTR_ERR(rt);
+			goto drop;
+		}
+		skb->mark = 0;
+		udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
+				    tos, ip4_dst_hoplimit(&rt->dst),
+				    htons(IP_DF), htons(fl->sport),
+				    htons(fl->dport), false, false);
+		err = 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		struct flowi6 fl6 = {
+			.daddr = fl->daddr,
+			.saddr = fl->saddr,
+			.flowi6_proto = IPPROTO_UDP,
+			.flowi6_oif = fl->oif,
+			.fl6_sport = htons(fl->sport),
+			.fl6_dport = htons(fl->dport),
+		};
+		struct dst_entry *dst;
+		__be32 label;
+
+		sock = rcu_dereference(mn->sock6);
+		if (!sock)
+			goto drop;
+		/* the flow label carries the entropy value too */
+		label = htonl(fl->sport) & IPV6_FLOWLABEL_MASK;
+		fl6.flowlabel = label;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
+		if (IS_ERR(dst)) {
+			err = PTR_ERR(dst);
+			goto drop;
+		}
+		udp_tunnel6_xmit_skb(dst, sock->sk, skb, dst->dev, &fl6.saddr,
+				     &fl6.daddr, tos, ip6_dst_hoplimit(dst),
+				     label, htons(fl->sport), htons(fl->dport),
+				     false);
+		err = 0;
+#endif
+	}
+	rcu_read_unlock();
+	return err;
+drop:
+	rcu_read_unlock();
+	kfree_skb(skb);
+	MRC_INC_STATS(mn, MRC_MIB_OUT_NOROUTE);
+	return err;
+}
+
+static void mrc_conn_flow(const struct sock *sk, struct mrc_flow *fl, u16 ev)
+{
+	const struct mrc_sock *msk = mrc_sk(sk);
+
+	fl->saddr = msk->saddr;
+	fl->daddr = msk->peer;
+	fl->sport = ev;
+	fl->dport = msk->peer_udp;
+	fl->oif = sk->sk_bound_dev_if;
+}
+
+/**
+ * mrc_route_mss() - find our address and the payload size for a peer
+ * @sk: the connection, locked, with msk->peer set (msk->saddr may be
+ *      any; it is filled from the route)
+ *
+ * Return: 0 or a negative errno (no route).
+ */
+int mrc_route_mss(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct net *net = sock_net(sk);
+	unsigned int mtu, overhead;
+
+	overhead = sizeof(struct udphdr) + sizeof(struct mrc_data_hdr);
+	if (ipv6_addr_v4mapped(&msk->peer)) {
+		struct flowi4 fl4 = {
+			.daddr = msk->peer.s6_addr32[3],
+			.saddr = ipv6_addr_any(&msk->saddr) ? 0 :
+				 msk->saddr.s6_addr32[3],
+			.flowi4_proto = IPPROTO_UDP,
+			.flowi4_oif = sk->sk_bound_dev_if,
+		};
+		struct rtable *rt = ip_route_output_key(net, &fl4);
+
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		ipv6_addr_set_v4mapped(fl4.saddr, &msk->saddr);
+		mtu = dst_mtu(&rt->dst);
+		ip_rt_put(rt);
+		overhead += sizeof(struct iphdr);
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		struct flowi6 fl6 = {
+			.daddr = msk->peer,
+			.saddr = msk->saddr,
+			.flowi6_proto = IPPROTO_UDP,
+			.flowi6_oif = sk->sk_bound_dev_if,
+		};
+		struct dst_entry *dst;
+
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		msk->saddr = fl6.saddr;
+		mtu = dst_mtu(dst);
+		dst_release(dst);
+		overhead += sizeof(struct ipv6hdr);
+#else
+	} else {
+		return -EAFNOSUPPORT;
+#endif
+	}
+	if (mtu < overhead + 64)
+		mtu = overhead + 64;
+	msk->mss = min_t(unsigned int, mtu - overhead, U16_MAX);
+	return 0;
+}
+
+static void mrc_fill_common(struct mrc_hdr *h, u8 type, u16 flags,
+			    u32 dst_cid, u32 src_cid)
+{
+	h->version = MRC_WIRE_VERSION;
+	h->type = type;
+	h->flags = htons(flags);
+	h->dst_cid = htonl(dst_cid);
+	h->src_cid = htonl(src_cid);
+}
+
+/* A control packet of @len header bytes, with room for IP and UDP. */
+static struct sk_buff *mrc_alloc_ctl(unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(MRC_HEADROOM + len, GFP_ATOMIC);
+
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MRC_HEADROOM + len);
+	return skb;
+}
+
+/**
+ * mrc_next_ev() - the entropy value for the next packet of a connection
+ * @sk: the connection, locked
+ * @avoid: an EV index not to use (a retransmission leaves the path its
+ *         original took), or -1
+ *
+ * Return: the index of the EV in msk->evs.
+ */
+u16 mrc_next_ev(struct sock *sk, int avoid)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 i = msk->ev_next;
+
+	if (++msk->ev_next >= msk->nr_evs)
+		msk->ev_next = 0;
+	if (i == avoid && msk->nr_evs > 1)
+		return mrc_next_ev(sk, -1);
+	return i;
+}
+
+static int mrc_ev_index(const struct sock *sk, u16 port)
+{
+	const struct mrc_sock *msk = mrc_sk(sk);
+	int i;
+
+	for (i = 0; i < msk->nr_evs; i++)
+		if (msk->evs[i].port == port)
+			return i;
+	return -1;
+}
+
+/**
+ * mrc_xmit_data() - (re)transmit one queued data packet
+ * @sk: the connection, locked
+ * @skb: the packet in the retransmission ring; its data stays there
+ *
+ * Return: 0 or a negative errno (the packet stays queued either way).
+ */
+int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_data_hdr *d;
+	struct sk_buff *nskb;
+	struct mrc_flow fl;
+	int evi, err;
+
+	evi = mrc_next_ev(sk, cb->tx_count ? mrc_ev_index(sk, cb->ev) : -1);
+
+	/* The data is shared with the queued original; the headers go into
+	 * headroom the original never uses (it is marked nohdr).  Copy if
+	 * an earlier transmission is still in a queue below us.
+	 */
+	if (unlikely(skb_cloned(skb)))
+		nskb = pskb_copy(skb, GFP_ATOMIC);
+	else
+		nskb = skb_clone(skb, GFP_ATOMIC);
+	if (!nskb) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		return -ENOBUFS;
+	}
+
+	cb->ev = msk->evs[evi].port;
+	cb->sent_ns = mrc_now_ns();
+	if (cb->tx_count) {
+		msk->stats.retrans++;
+		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
+	}
+	cb->tx_count++;
+	mrc_on_transmit(sk, skb, evi);
+
+	d = skb_push(nskb, sizeof(*d));
+	mrc_fill_common(&d->common, MRC_PKT_DATA,
+			cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0,
+			msk->peer_cid, msk->local_cid);
+	d->psn = htonl(cb->psn);
+	d->msg_id = htonl(cb->msg_id);
+	d->msg_len = htonl(cb->msg_len);
+	d->offset = htonl(cb->offset);
+	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
+	d->ev = htons(cb->ev);
+	d->len = htons(cb->len);
+
+	msk->stats.pkts_sent++;
+	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
+	mrc_conn_flow(sk, &fl, cb->ev);
+	err = mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0);
+	return err;
+}
+
+static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
+			 u32 echo_psn, u32 echo_tsval, u16 echo_ev, bool ce)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 sack = 0;
+	u32 i, psn;
+
+	for (i = 0; i < MRC_SACK_BITS; i++) {
+		psn = msk->rcv_nxt + 1 + i;
+		if (msk->rcv_ofo[psn % MRC_WIN_PKTS])
+			sack |= 1ULL << i;
+	}
+	mrc_fill_common(&a->common, MRC_PKT_ACK, ce ? MRC_F_CE : 0,
+			msk->peer_cid, msk->local_cid);
+	a->cum_psn = htonl(msk->rcv_nxt);
+	a->rwnd = htonl(mrc_rcv_window(sk));
+	a->sack_hi = htonl((u32)sack);
+	a->sack_lo = htonl((u32)(sack >> 32));
+	a->echo_psn = htonl(echo_psn);
+	a->echo_tsval = htonl(echo_tsval);
+	a->echo_ev = htons(echo_ev);
+	a->reserved = 0;
+	a->ce_count = htonl(msk->rcv_ce);
+}
+
+/* The EV for an ACK or probe: rotate so the reverse path survives too. */
+static u16 mrc_ctl_ev(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 i = msk->ack_ev_next;
+
+	if (++msk->ack_ev_next >= msk->nr_evs)
+		msk->ack_ev_next = 0;
+	return msk->evs[i].port;
+}
+
+/**
+ * mrc_send_ack_echo() - acknowledge, echoing one received packet
+ * @sk: the connection, locked
+ * @echo_psn: PSN of the packet that triggered the ACK
+ * @echo_tsval: its transmit time
+ * @echo_ev: its entropy value
+ * @ce: it arrived CE-marked
+ */
+void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
+		       u16 echo_ev, bool ce)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_ack_hdr *a;
+	struct sk_buff *skb;
+	struct mrc_flow fl;
+
+	if (!mrc_sk(sk)->rcv_ofo || !mrc_sk(sk)->nr_evs)
+		return;
+	skb = mrc_alloc_ctl(sizeof(*a));
+	if (!skb) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		return;
+	}
+	a = skb_push(skb, sizeof(*a));
+	mrc_fill_ack(sk, a, echo_psn, echo_tsval, echo_ev, ce);
+	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
+	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
+	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+}
+
+/**
+ * mrc_send_syn() - send our SYN or SYNACK
+ * @sk: the connection, locked
+ * @type: MRC_PKT_SYN or MRC_PKT_SYNACK
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_send_syn(struct sock *sk, u8 type)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_syn_hdr *s;
+	struct sk_buff *skb;
+	struct mrc_flow fl;
+
+	skb = mrc_alloc_ctl(sizeof(*s));
+	if (!skb)
+		return -ENOBUFS;
+	s = skb_push(skb, sizeof(*s));
+	mrc_fill_common(&s->common, type, 0,
+			type == MRC_PKT_SYN ? 0 : msk->peer_cid,
+			msk->local_cid);
+	s->isn = htonl(msk->snd_una);
+	s->src_port = htons(msk->port);
+	s->dst_port = htons(msk->peer_port);
+	s->udp_port = htons(READ_ONCE(mn->port));
+	s->reserved = 0;
+	s->rwnd = htonl(mrc_rcv_window(sk));
+	if (type == MRC_PKT_SYN)
+		msk->syn_tsval = mrc_now_us32();
+	s->tsval = htonl(mrc_now_us32());
+	MRC_INC_STATS(mn, type == MRC_PKT_SYN ? MRC_MIB_OUT_SYN :
+		      MRC_MIB_OUT_SYNACK);
+	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
+	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+}
+
+static void mrc_send_small(struct sock *sk, u8 type, u16 flags)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_probe_hdr *p;
+	struct sk_buff *skb;
+	struct mrc_flow fl;
+	u16 ev;
+
+	skb = mrc_alloc_ctl(sizeof(*p));
+	if (!skb) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		return;
+	}
+	ev = mrc_ctl_ev(sk);
+	p = skb_push(skb, sizeof(*p));
+	mrc_fill_common(&p->common, type, flags, msk->peer_cid,
+			msk->local_cid);
+	p->tsval = htonl(mrc_now_us32());
+	p->ev = htons(ev);
+	p->reserved = 0;
+	mrc_conn_flow(sk, &fl, ev);
+	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+}
+
+/**
+ * mrc_send_probe() - ask the peer for an ACK (zero window, idle path)
+ * @sk: the connection, locked
+ */
+void mrc_send_probe(struct sock *sk)
+{
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
+	mrc_send_small(sk, MRC_PKT_PROBE, 0);
+}
+
+/**
+ * mrc_send_rst() - abort the connection at the peer
+ * @sk: the connection, locked
+ */
+void mrc_send_rst(struct sock *sk)
+{
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_RST);
+	mrc_send_small(sk, MRC_PKT_RST, 0);
+}
+
+/**
+ * mrc_send_rst_reply() - answer a packet that has no connection here
+ * @mn: the namespace's mrc state
+ * @skb: the received datagram (IP header still reachable)
+ * @h: its mrc header
+ * @refused: the packet was a SYN for a port nobody listens on
+ *
+ * The RST goes back to the sender's UDP source port (its EV) and
+ * encapsulation port: from a SYN we know it, otherwise we use ours.
+ */
+void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
+			const struct mrc_hdr *h, bool refused)
+{
+	struct net *net = dev_net(skb->dev);
+	struct mrc_probe_hdr *p;
+	struct sk_buff *nskb;
+	struct mrc_flow fl = {};
+
+	if (h->type == MRC_PKT_RST)	/* never answer a RST */
+		return;
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &fl.saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &fl.daddr);
+	} else {
+		fl.saddr = ipv6_hdr(skb)->daddr;
+		fl.daddr = ipv6_hdr(skb)->saddr;
+	}
+	fl.sport = ntohs(udp_hdr(skb)->dest);
+	if (h->type == MRC_PKT_SYN)
+		fl.dport = ntohs(((const struct mrc_syn_hdr *)h)->udp_port);
+	else
+		fl.dport = READ_ONCE(mn->port);
+
+	nskb = mrc_alloc_ctl(sizeof(*p));
+	if (!nskb)
+		return;
+	p = skb_push(nskb, sizeof(*p));
+	mrc_fill_common(&p->common, MRC_PKT_RST,
+			refused ? MRC_F_REFUSED : 0, ntohl(h->src_cid),
+			ntohl(h->dst_cid));
+	p->tsval = htonl(mrc_now_us32());
+	p->ev = htons(fl.sport);
+	p->reserved = 0;
+	MRC_INC_STATS(mn, MRC_MIB_OUT_RST);
+	mrc_tunnel_xmit(net, nskb, &fl, 0);
+}
+
+/* Window cost of a packet: payload plus what holding it costs the peer. */
+static u32 mrc_pkt_cost(const struct sk_buff *skb)
+{
+	return mrc_cb(skb)->len + MRC_PKT_OVERHEAD;
+}
+
+/* The first packet judged lost and not yet retransmitted. */
+static struct sk_buff *mrc_first_lost(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+	u32 psn;
+
+	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_LOST))
+			return skb;
+	}
+	return NULL;
+}
+
+/**
+ * mrc_push() - transmit what the windows allow
+ * @sk: the connection, locked
+ *
+ * Retransmissions of lost packets go first, then new packets from the
+ * write queue, while the congestion window, the peer's receive window
+ * and the PSN window have room.
+ */
+void mrc_push(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+	bool sent = false;
+
+	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
+	    sk->sk_state != TCP_FIN_WAIT1)
+		return;
+
+	while (msk->lost_cnt && msk->in_flight < msk->cwnd) {
+		skb = mrc_first_lost(sk);
+		if (WARN_ON_ONCE(!skb)) {
+			msk->lost_cnt = 0;
+			break;
+		}
+		mrc_cb(skb)->flags &= ~MRC_CB_LOST;
+		msk->lost_cnt--;
+		mrc_xmit_data(sk, skb);
+		sent = true;
+	}
+
+	while ((skb = skb_peek(&sk->sk_write_queue))) {
+		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS)
+			break;
+		if (msk->in_flight >= msk->cwnd)
+			break;
+		if (msk->bytes_out + mrc_pkt_cost(skb) > msk->peer_rwnd &&
+		    msk->snd_nxt != msk->snd_una)
+			break;
+		if (msk->bytes_out + mrc_pkt_cost(skb) > msk->peer_rwnd) {
+			/* zero window: the timer probes until it opens */
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_ZERO_WINDOW);
+			break;
+		}
+		__skb_unlink(skb, &sk->sk_write_queue);
+		mrc_cb(skb)->psn = msk->snd_nxt;
+		msk->rtx[msk->snd_nxt % MRC_WIN_PKTS] = skb;
+		msk->snd_nxt++;
+		msk->bytes_out += mrc_pkt_cost(skb);
+		mrc_xmit_data(sk, skb);
+		sent = true;
+	}
+
+	if (sent || !skb_queue_empty(&sk->sk_write_queue))
+		mrc_timer_arm(sk);
+}

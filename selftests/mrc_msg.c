@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc_msg: end-to-end message integrity over mrc sockets.
+ *
+ *   mrc_msg server [-6] [-p PORT] [-c CONNS] [-P PAUSE_MS] [-b RCVBUF]
+ *   mrc_msg client [-6] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
+ *                  [-m MIN] [-M MAX] [-s SEED] [-b SNDBUF]
+ *
+ * The client opens CONNS connections and sends MSGS messages on each, of
+ * random sizes in [MIN, MAX], then shuts down its side and waits for the
+ * server to close.  Every message carries its sequence number, length and
+ * a checksum of its content, which is generated from (seed, connection,
+ * sequence); messages shorter than the header carry a prefix of it.  The
+ * server checks every message and prints, per run:
+ *
+ *   delivered=N missing=N duplicate=N corrupt=N bytes=N
+ *
+ * Both exit 0 only if every message arrived once, whole and intact.
+ * -P makes the server wait before reading (a receiver that stops reading).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mrc.h>
+
+#define MAGIC	0x4d524331u	/* "MRC1" */
+
+struct msg_hdr {
+	uint32_t magic;
+	uint32_t conn;
+	uint32_t seq;
+	uint32_t len;
+	uint32_t sum;	/* checksum of the bytes after the header */
+};
+
+static struct {
+	bool v6;
+	const char *addr;
+	int port;
+	int conns;
+	long msgs;
+	size_t min, max;
+	unsigned int seed;
+	int pause_ms;
+	int buf;
+} cfg = { .port = 7000, .conns = 1, .msgs = 100, .min = 1,
+	  .max = 65536, .seed = 1 };
+
+struct result {
+	long delivered, missing, duplicate, corrupt;
+	uint64_t bytes;
+	int err;
+};
+
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* xorshift, seeded per (seed, conn, seq): both sides derive the same */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static uint64_t rng_seed(uint32_t conn, uint32_t seq)
+{
+	uint64_t s = ((uint64_t)cfg.seed << 32) ^ ((uint64_t)conn << 20) ^
+		     seq ^ 0x9e3779b97f4a7c15ull;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		rng_next(&s);
+	return s ? s : 1;
+}
+
+static void fill(uint8_t *p, size_t n, uint32_t conn, uint32_t seq)
+{
+	uint64_t s = rng_seed(conn, seq), v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!(i & 7))
+			v = rng_next(&s);
+		p[i] = v >> ((i & 7) * 8);
+	}
+}
+
+static uint32_t checksum(const uint8_t *p, size_t n)
+{
+	uint32_t a = 1, b = 0;	/* Adler-32 */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		a = (a + p[i]) % 65521;
+		b = (b + a) % 65521;
+	}
+	return b << 16 | a;
+}
+
+/* The whole message @seq of @conn, @len bytes, into @buf. */
+static void build(uint8_t *buf, size_t len, uint32_t conn, uint32_t seq)
+{
+	struct msg_hdr h;
+	size_t body = len > sizeof(h) ? len - sizeof(h) : 0;
+
+	fill(buf + (len > sizeof(h) ? sizeof(h) : len), body, conn, seq);
+	h.magic = htonl(MAGIC);
+	h.conn = htonl(conn);
+	h.seq = htonl(seq);
+	h.len = htonl(len);
+	h.sum = htonl(checksum(buf + sizeof(h), body));
+	memcpy(buf, &h, len < sizeof(h) ? len : sizeof(h));
+}
+
+static size_t pick_len(uint64_t *s)
+{
+	size_t span = cfg.max - cfg.min + 1;
+
+	/* log-uniform: many small messages, some very large */
+	if (span > 1 && (rng_next(s) & 1)) {
+		unsigned int bits = 64 - __builtin_clzll(span);
+		size_t lim = 1ull << (rng_next(s) % bits);
+
+		return cfg.min + rng_next(s) % (lim < span ? lim : span);
+	}
+	return cfg.min + rng_next(s) % span;
+}
+
+static int sock_addr(struct sockaddr_storage *ss, const char *addr)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (cfg.v6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(cfg.port);
+		if (addr && inet_pton(AF_INET6, addr, &a->sin6_addr) != 1)
+			return -1;
+		if (!addr)
+			a->sin6_addr = in6addr_any;
+		return sizeof(*a);
+	}
+	struct sockaddr_in *a = (struct sockaddr_in *)ss;
+
+	a->sin_family = AF_INET;
+	a->sin_port = htons(cfg.port);
+	if (addr && inet_pton(AF_INET, addr, &a->sin_addr) != 1)
+		return -1;
+	return sizeof(*a);
+}
+
+static int mrc_socket(void)
+{
+	int fd = socket(cfg.v6 ? AF_INET6 : AF_INET, SOCK_SEQPACKET,
+			IPPROTO_MRC);
+
+	if (fd < 0) {
+		perror("socket");
+		exit(1);
+	}
+	if (cfg.buf) {
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cfg.buf, sizeof(cfg.buf));
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cfg.buf, sizeof(cfg.buf));
+	}
+	return fd;
+}
+
+/* Receive one whole message (pieces until MSG_EOR); 0 at end. */
+static ssize_t recv_message(int fd, uint8_t *buf, size_t cap, int *err)
+{
+	size_t got = 0;
+	ssize_t n;
+	struct iovec iov;
+	struct msghdr mh;
+
+	for (;;) {
+		memset(&mh, 0, sizeof(mh));
+		iov.iov_base = buf + got;
+		iov.iov_len = cap - got;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		n = recvmsg(fd, &mh, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = errno;
+			return -1;
+		}
+		if (n == 0 && !(mh.msg_flags & MSG_EOR))
+			return got ? -1 : 0;
+		got += n;
+		if (mh.msg_flags & MSG_EOR)
+			return got;
+		if (got == cap) {
+			*err = EMSGSIZE;
+			return -1;
+		}
+	}
+}
+
+struct conn_arg {
+	int fd;
+	uint32_t conn;
+	struct result r;
+	pthread_t th;
+};
+
+static void *server_conn(void *p)
+{
+	struct conn_arg *a = p;
+	size_t cap = cfg.max + 1;
+	uint8_t *buf = malloc(cap), *ref = malloc(cap);
+	uint32_t next = 0;
+	int err = 0;
+
+	if (!buf || !ref) {
+		a->r.err = ENOMEM;
+		return NULL;
+	}
+	if (cfg.pause_ms)
+		usleep(cfg.pause_ms * 1000);
+	for (;;) {
+		ssize_t n = recv_message(a->fd, buf, cap, &err);
+		struct msg_hdr h;
+
+		if (n == 0)
+			break;
+		if (n < 0) {
+			a->r.err = err ? err : EPROTO;
+			break;
+		}
+		a->r.bytes += n;
+		if ((size_t)n >= sizeof(h)) {
+			memcpy(&h, buf, sizeof(h));
+			uint32_t seq = ntohl(h.seq);
+
+			if (ntohl(h.magic) != MAGIC || ntohl(h.len) != n ||
+			    ntohl(h.conn) != a->conn ||
+			    checksum(buf + sizeof(h), n - sizeof(h)) !=
+			    ntohl(h.sum)) {
+				a->r.corrupt++;
+				next++;
+				continue;
+			}
+			build(ref, n, a->conn, seq);
+			if (memcmp(ref, buf, n)) {
+				a->r.corrupt++;
+			} else if (seq < next) {
+				a->r.duplicate++;
+			} else {
+				a->r.missing += seq - next;
+				a->r.delivered++;
+				next = seq + 1;
+			}
+			continue;
+		}
+		/* shorter than a header: must be the expected message */
+		build(ref, n, a->conn, next);
+		if (memcmp(ref, buf, n))
+			a->r.corrupt++;
+		else
+			a->r.delivered++;
+		next++;
+	}
+	free(buf);
+	free(ref);
+	close(a->fd);
+	return NULL;
+}
+
+static int run_server(void)
+{
+	struct sockaddr_storage ss;
+	int len = sock_addr(&ss, NULL), lfd, i, fail = 0;
+	struct conn_arg *args = calloc(cfg.conns, sizeof(*args));
+	struct result tot = {};
+
+	lfd = mrc_socket();
+	if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, cfg.conns)) {
+		perror("bind/listen");
+		return 1;
+	}
+	printf("listening\n");
+	fflush(stdout);
+	for (i = 0; i < cfg.conns; i++) {
+		args[i].fd = accept(lfd, NULL, NULL);
+		if (args[i].fd < 0) {
+			perror("accept");
+			return 1;
+		}
+		/* the client says which connection it is in its messages;
+		 * it numbers them in connect order, so do we: check below
+		 */
+		args[i].conn = i;
+	}
+	for (i = 0; i < cfg.conns; i++)
+		pthread_create(&args[i].th, NULL, server_conn, &args[i]);
+	for (i = 0; i < cfg.conns; i++) {
+		pthread_join(args[i].th, NULL);
+		tot.delivered += args[i].r.delivered;
+		tot.missing += args[i].r.missing;
+		tot.duplicate += args[i].r.duplicate;
+		tot.corrupt += args[i].r.corrupt;
+		tot.bytes += args[i].r.bytes;
+		if (args[i].r.err) {
+			fprintf(stderr, "conn %d: %s\n", i,
+				strerror(args[i].r.err));
+			fail = 1;
+		}
+	}
+	printf("delivered=%ld missing=%ld duplicate=%ld corrupt=%ld bytes=%" PRIu64 "\n",
+	       tot.delivered, tot.missing, tot.duplicate, tot.corrupt,
+	       tot.bytes);
+	close(lfd);
+	if (tot.missing || tot.duplicate || tot.corrupt ||
+	    tot.delivered != cfg.msgs * cfg.conns)
+		fail = 1;
+	return fail;
+}
+
+static void *client_conn(void *p)
+{
+	struct conn_arg *a = p;
+	uint8_t *buf = malloc(cfg.max ? cfg.max : 1);
+	uint64_t s = rng_seed(a->conn, 0xffffffff);
+	uint32_t seq;
+	char c;
+
+	for (seq = 0; seq < cfg.msgs; seq++) {
+		size_t len = pick_len(&s);
+
+		build(buf, len, a->conn, seq);
+		if (send(a->fd, buf, len, 0) != (ssize_t)len) {
+			a->r.err = errno;
+			free(buf);
+			return NULL;
+		}
+		a->r.bytes += len;
+		a->r.delivered++;
+	}
+	free(buf);
+	/* our side is done; the server closes when it has read everything */
+	if (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0)
+		a->r.err = errno;
+	return NULL;
+}
+
+static int run_client(void)
+{
+	struct sockaddr_storage ss;
+	int len = sock_addr(&ss, cfg.addr), i, fail = 0;
+	struct conn_arg *args = calloc(cfg.conns, sizeof(*args));
+	struct timespec t0, t1;
+	uint64_t bytes = 0;
+	double secs;
+
+	if (len < 0) {
+		fprintf(stderr, "bad address %s\n", cfg.addr);
+		return 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* connect in order so the server's accept order numbers them */
+	for (i = 0; i < cfg.conns; i++) {
+		args[i].fd = mrc_socket();
+		args[i].conn = i;
+		if (connect(args[i].fd, (struct sockaddr *)&ss, len)) {
+			fprintf(stderr, "connect: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	for (i = 0; i < cfg.conns; i++)
+		pthread_create(&args[i].th, NULL, client_conn, &args[i]);
+	for (i = 0; i < cfg.conns; i++) {
+		pthread_join(args[i].th, NULL);
+		bytes += args[i].r.bytes;
+		if (args[i].r.err) {
+			pthread_mutex_lock(&out_lock);
+			fprintf(stderr, "conn %d: %s\n", i,
+				strerror(args[i].r.err));
+			pthread_mutex_unlock(&out_lock);
+			fail = 1;
+		}
+		close(args[i].fd);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("sent=%ld bytes=%" PRIu64 " seconds=%.3f\n",
+	       cfg.msgs * cfg.conns, bytes, secs);
+	return fail;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	size_t v = strtoull(s, &end, 0);
+
+	if (*end == 'k' || *end == 'K')
+		v <<= 10;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20;
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	bool server;
+	int c;
+
+	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
+		fprintf(stderr, "usage: mrc_msg server|client [options]\n");
+		return 2;
+	}
+	server = !strcmp(argv[1], "server");
+	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:")) != -1) {
+		switch (c) {
+		case '6':
+			cfg.v6 = true;
+			break;
+		case 'a':
+			cfg.addr = optarg;
+			break;
+		case 'p':
+			cfg.port = atoi(optarg);
+			break;
+		case 'c':
+			cfg.conns = atoi(optarg);
+			break;
+		case 'n':
+			cfg.msgs = atol(optarg);
+			break;
+		case 'm':
+			cfg.min = parse_size(optarg);
+			break;
+		case 'M':
+			cfg.max = parse_size(optarg);
+			break;
+		case 's':
+			cfg.seed = atoi(optarg);
+			break;
+		case 'P':
+			cfg.pause_ms = atoi(optarg);
+			break;
+		case 'b':
+			cfg.buf = parse_size(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (cfg.min > cfg.max || cfg.conns < 1 || (!server && !cfg.addr)) {
+		fprintf(stderr, "mrc_msg: bad options\n");
+		return 2;
+	}
+	return server ? run_server() : run_client();
+}
