@@ -897,6 +897,9 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_lost = msk->stats.lost;
 	info->mrci_rto_count = msk->stats.rto;
 	info->mrci_ce = msk->stats.ce;
+	info->mrci_snd_una = msk->snd_una;
+	info->mrci_snd_nxt = msk->snd_nxt;
+	info->mrci_rcv_nxt = msk->rcv_nxt;
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,

@@ -68,6 +68,10 @@ struct mrc_info {
 	__u64	mrci_lost;
 	__u64	mrci_rto_count;
 	__u64	mrci_ce;		/* CE marks, both directions */
+	__u32	mrci_snd_una;		/* oldest unacknowledged PSN */
+	__u32	mrci_snd_nxt;		/* next new PSN */
+	__u32	mrci_rcv_nxt;		/* next PSN expected in order */
+	__u32	mrci_pad2;
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
