@@ -9,6 +9,8 @@
 #   make kunit         only the KUnit suites
 #   make vmtest        only the selftests in the VM
 #   make vm            a shell in the VM with mrc.ko loaded
+#   make fuzz          libFuzzer on the packet parser for FUZZ_SECONDS (300)
+#   make bench         mrc against TCP (goodput, latency) in the VM
 
 # Newest installed kernel build tree unless told otherwise.
 KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
@@ -16,6 +18,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 # extra warnings always: the tree must stay clean with W=1
 KBUILD_OPTS := W=1
+FUZZ_SECONDS ?= 300
 
 all: modules tools
 
@@ -39,9 +42,18 @@ vmtest: all
 vm: all
 	tools/testing/vm/run --shell
 
+fuzz:
+	$(MAKE) -C tools/testing/fuzz run SECONDS=$(FUZZ_SECONDS)
+
+bench: all
+	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/bench/mrc_bench \
+		tools/testing/bench/mrc_bench.c
+	tools/testing/vm/run --timeout 1800 -- tools/testing/bench/run --inside
+
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra \
+		INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	depmod -a -b $(or $(DESTDIR),/) $(notdir $(patsubst %/build,%,$(KDIR)))
 	install -D -m 0755 tools/mrc/mrc $(DESTDIR)$(PREFIX)/sbin/mrc
 	install -D -m 0644 tools/mrc/mrc.8 $(DESTDIR)$(PREFIX)/share/man/man8/mrc.8
 	install -D -m 0644 Documentation/mrc.7 $(DESTDIR)$(PREFIX)/share/man/man7/mrc.7
@@ -52,4 +64,4 @@ clean:
 	$(MAKE) -C tools/mrc clean
 	$(MAKE) -C selftests clean
 
-.PHONY: all modules tools check kunit vmtest vm install clean
+.PHONY: all modules tools check kunit vmtest vm fuzz bench install clean

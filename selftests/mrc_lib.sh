@@ -168,3 +168,89 @@ mrc_require_build() {
 		exit $KSFT_FAIL
 	fi
 }
+
+# mrc_pair: the "pair" topology.  Two hosts, namespaces $MRC_H1 and
+# $MRC_H2, joined by one veth (h1: eth0 10.0.1.1/24 fd00:1::1/64, h2: eth0
+# 10.0.1.2/24 fd00:1::2/64).  Removed on exit.
+MRC_H1_ADDR4=10.0.1.1
+MRC_H2_ADDR4=10.0.1.2
+MRC_H1_ADDR6=fd00:1::1
+MRC_H2_ADDR6=fd00:1::2
+mrc_pair() {
+	modprobe veth 2>/dev/null
+	mrc_ns_create MRC_H1 || return 1
+	mrc_ns_create MRC_H2 || return 1
+	ip link add eth0 netns "$MRC_H1" type veth peer name eth0 \
+		netns "$MRC_H2" || return 1
+	ip -n "$MRC_H1" addr add "$MRC_H1_ADDR4/24" dev eth0
+	ip -n "$MRC_H2" addr add "$MRC_H2_ADDR4/24" dev eth0
+	ip -n "$MRC_H1" addr add "$MRC_H1_ADDR6/64" dev eth0 nodad
+	ip -n "$MRC_H2" addr add "$MRC_H2_ADDR6/64" dev eth0 nodad
+	ip -n "$MRC_H1" link set eth0 up
+	ip -n "$MRC_H2" link set eth0 up
+}
+
+# mrc_netem NS DEV ARGS...: replace the root qdisc with netem ARGS (or
+# remove it when ARGS is "none").
+mrc_netem() {
+	local ns=$1 dev=$2
+	shift 2
+	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
+	[ "$1" = none ] && return 0
+	modprobe sch_netem 2>/dev/null
+	tc -n "$ns" qdisc add dev "$dev" root netem "$@"
+}
+
+# mrc_diag: what a failed test leaves behind, as TAP diagnostics.
+mrc_diag() {
+	local ns p t
+	for ns in "$MRC_H1" "$MRC_H2"; do
+		echo "# $ns: $(ip netns exec "$ns" "$MRC_TOOL" stats show |
+			       grep -v ' 0$' | tr '\n' ' ')"
+	done
+	for p in $(pgrep mrc_msg); do
+		for t in /proc/"$p"/task/*; do
+			echo "# task $t: $(head -n 4 "$t/stack" | tr '\n' ' ')"
+		done
+	done
+}
+
+# mrc_transfer NAME FAMILY CLIENT-ARGS...: run mrc_msg between the pair
+# (server in h2, client in h1) and check every message arrived once,
+# intact and in order.  FAMILY is 4 or 6.  Prints the server's summary as
+# a diagnostic.
+mrc_transfer() {
+	local name=$1 fam=$2 addr=$MRC_H2_ADDR4 v6=() out rc port
+	shift 2
+	port=$((7000 + RANDOM % 1000))
+	if [ "$fam" = 6 ]; then
+		addr=$MRC_H2_ADDR6
+		v6=(-6)
+	fi
+	out=$(mktemp)
+	ip netns exec "$MRC_H2" "$MRC_SELFTESTS/mrc_msg" server "${v6[@]}" \
+		-p "$port" "$@" >"$out" 2>&1 &
+	local spid=$!
+	mrc_pids+=("$spid")
+	for _ in $(seq 50); do
+		grep -q listening "$out" && break
+		sleep 0.1
+	done
+	timeout "${MRC_TRANSFER_TIMEOUT:-120}" ip netns exec "$MRC_H1" \
+		"$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" -a "$addr" \
+		-p "$port" "$@" >"$out.c" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		mrc_diag
+		kill "$spid" 2>/dev/null
+	fi
+	wait "$spid"
+	local src=$?
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ]; then
+		mrc_ok "$name"
+	else
+		mrc_fail "$name" "client exit $rc, server exit $src: $(tr '\n' ' ' <"$out") $(tr '\n' ' ' <"$out.c")"
+	fi
+	echo "# $name: $(grep delivered= "$out") $(grep seconds= "$out.c")"
+	rm -f "$out" "$out.c"
+}

@@ -97,24 +97,17 @@ void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 {
 	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_rtt r = { msk->srtt_us, msk->rttvar_us };
 	u32 rto;
 
-	if (rtt_us > 60 * USEC_PER_SEC)	/* clock nonsense or forged echo */
+	/* samples over 60 s are clock nonsense or a forged echo */
+	rto = mrc_rtt_update(&r, rtt_us, READ_ONCE(s->rto_min_us),
+			     READ_ONCE(s->rto_max_us));
+	if (!rto)
 		return;
-	if (!rtt_us)
-		rtt_us = 1;
-	if (!msk->srtt_us) {
-		msk->srtt_us = rtt_us;
-		msk->rttvar_us = rtt_us / 2;
-	} else {
-		u32 delta = abs((s32)(rtt_us - msk->srtt_us));
-
-		msk->rttvar_us = (3 * msk->rttvar_us + delta) / 4;
-		msk->srtt_us = (7 * msk->srtt_us + rtt_us) / 8;
-	}
-	rto = msk->srtt_us + max_t(u32, 4 * msk->rttvar_us, 1);
-	msk->rto_us = clamp_t(u32, rto, READ_ONCE(s->rto_min_us),
-			      READ_ONCE(s->rto_max_us));
+	msk->srtt_us = r.srtt_us;
+	msk->rttvar_us = r.rttvar_us;
+	msk->rto_us = rto;
 }
 
 /* Congestion window: slow start, then one packet per window; halve once
@@ -190,7 +183,7 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 
 			if (e == skb)
 				break;
-			if (mrc_psn_in_window(ecb->psn, cum, MRC_SACK_BITS + 1))
+			if (mrc_loss_ev_visible(ecb->psn, cum))
 				mrc_mark_lost(sk, e, MRC_MIB_LOST_EV);
 		}
 		ev->acked++;
@@ -208,20 +201,18 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 		msk->rack_sent_ns = cb->sent_ns;
 }
 
-/* Time rule (RACK-like): a packet sent well before one that has been
+/* Time rule (RACK-like): a packet sent before one that has been
  * acknowledged, and outstanding for longer than an RTT plus a reordering
- * allowance, is lost.  Returns when the next one would expire (0: none).
+ * allowance, is lost.
  */
-static u64 mrc_rack_detect(struct sock *sk, u64 now)
+static void mrc_rack_detect(struct sock *sk, u64 now)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 wait, next = 0;
 	struct sk_buff *skb;
 	u32 psn;
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
-		return 0;
-	wait = (u64)(msk->srtt_us + msk->srtt_us / 4) * NSEC_PER_USEC;
+		return;
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		struct mrc_skb_cb *cb;
 
@@ -231,14 +222,10 @@ static u64 mrc_rack_detect(struct sock *sk, u64 now)
 		cb = mrc_cb(skb);
 		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 			continue;
-		if (cb->sent_ns >= msk->rack_sent_ns)
-			continue;
-		if (now - cb->sent_ns >= wait)
+		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
+					  msk->srtt_us))
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
-		else if (!next || cb->sent_ns + wait < next)
-			next = cb->sent_ns + wait;
 	}
-	return next;
 }
 
 /**
@@ -253,7 +240,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	u32 cum = ntohl(a->cum_psn), echo = ntohl(a->echo_psn);
-	u64 sack = ntohl(a->sack_hi) | (u64)ntohl(a->sack_lo) << 32;
+	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
 	u32 acked = 0, psn, i;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
@@ -269,7 +256,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	}
 	msk->last_ack_ns = now;
 	msk->peer_rwnd = ntohl(a->rwnd);
-	msk->backoff = 0;
 
 	/* RTT from the echoed timestamp, which names one transmission */
 	if (mrc_psn_in_window(echo, msk->snd_una, msk->snd_nxt - msk->snd_una)) {
@@ -375,10 +361,19 @@ static void mrc_rto_fire(struct sock *sk)
 	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
 	msk->in_recovery = true;
 	msk->recovery_psn = msk->snd_nxt;
-	if (msk->backoff < 16)
-		msk->backoff++;
 	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
 			    READ_ONCE(s->rto_max_us));
+}
+
+/* How long an idle connection waits between probes of its peer: a third
+ * of the connection timeout, so a dead peer is noticed within it.
+ */
+static u64 mrc_idle_ns(struct sock *sk)
+{
+	u64 limit = (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.conn_timeout_ms) *
+		    NSEC_PER_MSEC;
+
+	return max_t(u64, limit / 3, (u64)mrc_sk(sk)->rto_us * NSEC_PER_USEC);
 }
 
 /* Next expiry of the connection's timer, or 0 when it has nothing to do. */
@@ -412,7 +407,8 @@ static u64 mrc_timer_deadline(struct sock *sk)
 		return max(oldest, msk->last_ack_ns) + rto;
 	if (!skb_queue_empty(&sk->sk_write_queue))	/* window probe */
 		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
-	return 0;
+	/* idle: make sure the peer is still there */
+	return max(msk->last_probe_ns, msk->last_rcv_ns) + mrc_idle_ns(sk);
 }
 
 /**
@@ -452,17 +448,28 @@ void mrc_timer_handle(struct sock *sk)
 		return;
 	}
 
-	if (now - msk->last_ack_ns >= limit) {
+	if (msk->snd_una != msk->snd_nxt ||
+	    !skb_queue_empty(&sk->sk_write_queue)) {
+		/* data waits: only ACKs count as a sign of life */
+		if (now - msk->last_ack_ns >= limit) {
+			mrc_conn_abort(sk, ETIMEDOUT, false);
+			return;
+		}
+	} else if (now - msk->last_rcv_ns >= limit) {
+		/* idle, and the peer has not answered our probes */
 		mrc_conn_abort(sk, ETIMEDOUT, false);
 		return;
 	}
+	msk->last_probe_ns = now;
 	if (msk->snd_una != msk->snd_nxt) {
 		mrc_rto_fire(sk);
 		mrc_push(sk);
-	} else {
-		msk->last_probe_ns = now;
+	} else if (!skb_queue_empty(&sk->sk_write_queue)) {
 		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
 				    READ_ONCE(s->rto_max_us));
+		mrc_send_probe(sk);
+	} else {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IDLE_PROBE);
 		mrc_send_probe(sk);
 	}
 	mrc_timer_arm(sk);
@@ -474,12 +481,15 @@ static enum hrtimer_restart mrc_timer_fn(struct hrtimer *t)
 	struct sock *sk = &msk->inet.sk;
 
 	bh_lock_sock(sk);
-	if (!sock_owned_by_user(sk))
+	if (!sock_owned_by_user(sk)) {
+		msk->in_timer_cb = true;
 		mrc_timer_handle(sk);
-	else if (!test_and_set_bit(MRC_DEFERRED_TIMER, &msk->deferred))
+		msk->in_timer_cb = false;
+	} else if (!test_and_set_bit(MRC_DEFERRED_TIMER, &msk->deferred)) {
 		sock_hold(sk);	/* dropped by mrc_release_cb() */
+	}
 	bh_unlock_sock(sk);
-	sock_put(sk);
+	sock_put(sk);	/* this firing's reference */
 	return HRTIMER_NORESTART;
 }
 
@@ -498,7 +508,10 @@ void mrc_timer_init(struct sock *sk)
  * mrc_timer_arm() - (re)arm the connection's timer for its next duty
  * @sk: the connection, locked
  *
- * The armed timer holds a reference on the socket.
+ * Every pending firing holds one reference on the socket, dropped when it
+ * has run.  hrtimer_try_to_cancel() cannot tell a timer queued again by
+ * its own running callback from the running one, so the callback says
+ * when it is the one arming (in_timer_cb).
  */
 void mrc_timer_arm(struct sock *sk)
 {
@@ -509,7 +522,9 @@ void mrc_timer_arm(struct sock *sk)
 		mrc_timer_stop(sk);
 		return;
 	}
-	if (hrtimer_try_to_cancel(&msk->timer) != 1)
+	if (msk->in_timer_cb && hrtimer_is_queued(&msk->timer))
+		;	/* queued earlier in this run: same firing, same ref */
+	else if (hrtimer_try_to_cancel(&msk->timer) != 1)
 		sock_hold(sk);
 	hrtimer_start(&msk->timer, ns_to_ktime(deadline),
 		      HRTIMER_MODE_ABS_SOFT);
@@ -518,9 +533,16 @@ void mrc_timer_arm(struct sock *sk)
 /**
  * mrc_timer_stop() - disarm the connection's timer
  * @sk: the connection, locked; the caller holds a reference
+ *
+ * From inside the timer's own callback a queued firing cannot be removed;
+ * it fires, finds nothing to do and drops its reference.
  */
 void mrc_timer_stop(struct sock *sk)
 {
-	if (hrtimer_try_to_cancel(&mrc_sk(sk)->timer) == 1)
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (msk->in_timer_cb)
+		return;
+	if (hrtimer_try_to_cancel(&msk->timer) == 1)
 		__sock_put(sk);
 }

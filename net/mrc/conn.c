@@ -296,6 +296,7 @@ void mrc_conn_established(struct sock *sk)
 
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	msk->last_ack_ns = mrc_now_ns();
+	msk->last_rcv_ns = msk->last_ack_ns;
 	sk->sk_state_change(sk);
 	sk_wake_async(sk, SOCK_WAKE_IO, POLL_OUT);
 }
@@ -452,6 +453,7 @@ static int mrc_listen_new_child(struct sock *lsk,
 	sock_hold(lsk);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	child->last_ack_ns = mrc_now_ns();
+	child->last_rcv_ns = child->last_ack_ns;
 
 	mrc_send_syn(sk, MRC_PKT_SYNACK);
 	/* the clone's second reference is the accept queue's */
@@ -487,7 +489,16 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 		return;
 	}
 	mrc_addr_from_skb(skb, &peer, &local);
-	if (lsk->sk_family == AF_INET && !ipv6_addr_v4mapped(&peer)) {
+	/* the listener's family, V6ONLY and bound address must admit it */
+	if (lsk->sk_family == AF_INET ? !ipv6_addr_v4mapped(&peer) :
+	    ipv6_only_sock(lsk) && ipv6_addr_v4mapped(&peer)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+		return;
+	}
+	if (!ipv6_addr_any(&mrc_sk(lsk)->saddr) &&
+	    !(ipv6_addr_v4mapped(&mrc_sk(lsk)->saddr) &&
+	      !mrc_sk(lsk)->saddr.s6_addr32[3]) &&
+	    !ipv6_addr_equal(&mrc_sk(lsk)->saddr, &local)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
 		return;
 	}

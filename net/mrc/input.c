@@ -93,21 +93,18 @@ static bool mrc_rcv_in_sequence(struct mrc_sock *msk, struct sk_buff *skb)
 {
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 
-	if (cb->msg_id != msk->rcv_msg_id || cb->offset != msk->rcv_msg_off)
-		return false;
-	if (cb->flags & MRC_CB_FIN)
-		return msk->rcv_msg_off == 0;
-	if (msk->rcv_msg_off && cb->msg_len != msk->rcv_msg_len)
-		return false;
-	msk->rcv_msg_len = cb->msg_len;
-	msk->rcv_msg_off += cb->len;
-	if (msk->rcv_msg_off == msk->rcv_msg_len) {
+	switch (mrc_rcv_seq_next(&msk->rcv_seq, cb->msg_id, cb->msg_len,
+				 cb->offset, cb->len,
+				 cb->flags & MRC_CB_FIN)) {
+	case MRC_SEQ_EOR:
 		cb->flags |= MRC_CB_EOR;
-		msk->rcv_msg_id++;
-		msk->rcv_msg_off = 0;
-		msk->rcv_msg_len = 0;
+		return true;
+	case MRC_SEQ_PIECE:
+	case MRC_SEQ_FIN:
+		return true;
+	default:
+		return false;
 	}
-	return true;
 }
 
 /* Move @skb (the piece at rcv_nxt) to the receive queue. */
@@ -172,15 +169,26 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_AFTER_FIN);
 		goto drop;
 	}
+	if (sock_flag(sk, SOCK_DEAD)) {
+		/* closed: nobody will read it, so the peer must not think
+		 * it was delivered
+		 */
+		MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
+		kfree_skb(skb);
+		mrc_conn_abort(sk, ECONNRESET, true);
+		return;
+	}
 	if (msk->rcv_ofo[slot]) {
 		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
 		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 		goto drop;
 	}
-	/* a peer within our window stays within the buffer; a lying one is
-	 * cut off at twice the buffer
+	/* A peer within our window stays within the buffer; a lying one is
+	 * cut off at twice the buffer.  An empty buffer takes one packet
+	 * whatever its size, or a buffer smaller than a packet would stall.
 	 */
-	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
+	if (atomic_read(&sk->sk_rmem_alloc) &&
+	    atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
 	    2 * (u32)READ_ONCE(sk->sk_rcvbuf)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_RCVBUF);
 		goto drop;
@@ -273,6 +281,9 @@ static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_CID);
 		goto consumed;
 	}
+
+	if (sk->sk_state != TCP_SYN_SENT)
+		msk->last_rcv_ns = mrc_now_ns();
 
 	switch (h->type) {
 	case MRC_PKT_DATA:

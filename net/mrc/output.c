@@ -286,14 +286,9 @@ static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
 			 u32 echo_psn, u32 echo_tsval, u16 echo_ev, bool ce)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 sack = 0;
-	u32 i, psn;
+	u64 sack = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
+				  msk->rcv_nxt);
 
-	for (i = 0; i < MRC_SACK_BITS; i++) {
-		psn = msk->rcv_nxt + 1 + i;
-		if (msk->rcv_ofo[psn % MRC_WIN_PKTS])
-			sack |= 1ULL << i;
-	}
 	mrc_fill_common(&a->common, MRC_PKT_ACK, ce ? MRC_F_CE : 0,
 			msk->peer_cid, msk->local_cid);
 	a->cum_psn = htonl(msk->rcv_nxt);
@@ -533,12 +528,16 @@ void mrc_push(struct sock *sk)
 			break;
 		if (msk->in_flight >= msk->cwnd)
 			break;
+		/* The peer's window, with one exception: when nothing is in
+		 * flight and the window is open at all, one packet may go even
+		 * if it is larger (a receive buffer smaller than a packet).
+		 */
 		if (msk->bytes_out + mrc_pkt_cost(skb) > msk->peer_rwnd &&
-		    msk->snd_nxt != msk->snd_una)
-			break;
-		if (msk->bytes_out + mrc_pkt_cost(skb) > msk->peer_rwnd) {
-			/* zero window: the timer probes until it opens */
-			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_ZERO_WINDOW);
+		    (msk->snd_nxt != msk->snd_una || !msk->peer_rwnd)) {
+			if (msk->snd_nxt == msk->snd_una)
+				/* zero window: the timer probes */
+				MRC_INC_STATS(mrc_sk_pernet(sk),
+					      MRC_MIB_ZERO_WINDOW);
 			break;
 		}
 		__skb_unlink(skb, &sk->sk_write_queue);

@@ -16,6 +16,7 @@
 #include <net/netns/generic.h>
 #include <uapi/linux/mrc.h>
 
+#include "loss.h"
 #include "mib.h"
 #include "wire.h"
 
@@ -142,13 +143,14 @@ struct mrc_ev {
  * @rto_us: current retransmission timeout, backed off
  * @rack_sent_ns: latest send time of a packet acknowledged so far
  * @last_ack_ns: when the last valid ACK arrived
- * @last_probe_ns: when the last zero-window probe left
- * @backoff: RTO doublings since the last ACK
+ * @last_rcv_ns: when the last valid packet of any kind came from the peer
+ * @last_probe_ns: when the last probe (zero window or idle) left
  * @syn_start_ns: when connect() sent the first SYN
  * @syn_sent_ns: when the latest SYN left
  * @syn_tsval: the first SYN's timestamp, for the first RTT sample
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
+ * @in_timer_cb: the timer's callback is running mrc_timer_handle()
  * @fin_queued: shutdown(SHUT_WR) or close() queued our FIN
  * @fin_acked: the peer acknowledged our FIN
  * @evs: entropy values of this connection
@@ -157,9 +159,7 @@ struct mrc_ev {
  * @rcv_nxt: next PSN expected in order
  * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
  * @rcv_ofo_bytes: payload held in @rcv_ofo
- * @rcv_msg_id: message the next in-order piece must belong to
- * @rcv_msg_off: offset the next in-order piece must start at
- * @rcv_msg_len: length of the message being received (0: between messages)
+ * @rcv_seq: where the in-order message stream is (next message and offset)
  * @rcv_queued: payload bytes in sk_receive_queue not read yet
  * @rcv_head_off: bytes of the head piece already read by recvmsg
  * @rcv_complete: whole messages (their last piece) in sk_receive_queue
@@ -207,13 +207,14 @@ struct mrc_sock {
 	u32			rto_us;
 	u64			rack_sent_ns;
 	u64			last_ack_ns;
+	u64			last_rcv_ns;
 	u64			last_probe_ns;
-	u32			backoff;
 	u64			syn_start_ns;
 	u64			syn_sent_ns;
 	u32			syn_tsval;
 	struct hrtimer		timer;
 	unsigned long		deferred;
+	bool			in_timer_cb;
 	bool			fin_queued;
 	bool			fin_acked;
 
@@ -224,9 +225,7 @@ struct mrc_sock {
 	u32			rcv_nxt;
 	struct sk_buff		**rcv_ofo;
 	u32			rcv_ofo_bytes;
-	u32			rcv_msg_id;
-	u32			rcv_msg_off;
-	u32			rcv_msg_len;
+	struct mrc_rcv_seq	rcv_seq;
 	u32			rcv_queued;
 	u32			rcv_head_off;
 	u32			rcv_complete;

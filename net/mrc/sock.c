@@ -285,9 +285,18 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		err = -EISCONN;
 		goto out;
 	case SS_CONNECTING:
-		err = sk->sk_state == TCP_SYN_SENT ? -EALREADY : -EISCONN;
-		if (sk->sk_state == TCP_SYN_SENT)
+		if (sk->sk_state == TCP_SYN_SENT) {
+			err = -EALREADY;
 			goto wait;
+		}
+		if (sk->sk_state == TCP_CLOSE) {
+			/* a non-blocking connect failed: report it once */
+			err = sock_error(sk) ? : -ECONNABORTED;
+			sock->state = SS_UNCONNECTED;
+			goto out;
+		}
+		sock->state = SS_CONNECTED;
+		err = -EISCONN;
 		goto out;
 	default:
 		break;
@@ -613,7 +622,8 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			      sk->sk_state == TCP_CLOSE, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
-	if (err || !msk->rcv_queued)
+	/* an empty message has no bytes queued, but is there to read */
+	if (err || skb_queue_empty(&sk->sk_receive_queue))
 		goto out;
 
 	win_before = mrc_rcv_window(sk);
@@ -820,6 +830,12 @@ static void mrc_close(struct sock *sk, long timeout)
 
 	sock_hold(sk);
 	sock_orphan(sk);
+	/* an orphan needs nothing from the peer once its FIN is acknowledged */
+	if (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_LISTEN &&
+	    msk->fin_acked) {
+		inet_sk_set_state(sk, TCP_CLOSE);
+		mrc_conn_free_state(sk);
+	}
 	if (sk->sk_state == TCP_CLOSE) {
 		/* nothing left to deliver: free it now */
 		mrc_conn_free_state(sk);
@@ -860,11 +876,32 @@ static void mrc_destroy(struct sock *sk)
 	mrc_rcv_purge(sk);
 }
 
+/* IPV6_V6ONLY is the one IPv6 option that matters to mrc sockets. */
+static int mrc_set_v6only(struct sock *sk, sockptr_t optval,
+			  unsigned int optlen)
+{
+	int val, err = 0;
+
+	if (sk->sk_family != AF_INET6)
+		return -ENOPROTOOPT;
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	lock_sock(sk);
+	if (sk->sk_state != TCP_CLOSE || mrc_sk(sk)->port)
+		err = -EINVAL;
+	else
+		sk->sk_ipv6only = !!val;
+	release_sock(sk);
+	return err;
+}
+
 static int mrc_setsockopt(struct socket *sock, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
-	if (level != SOL_MRC)
-		return -ENOPROTOOPT;
+	if (level == SOL_IPV6 && optname == IPV6_V6ONLY)
+		return mrc_set_v6only(sock->sk, optval, optlen);
 	return -ENOPROTOOPT;
 }
 
@@ -909,12 +946,22 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 	struct mrc_info info;
 	int len;
 
-	if (level != SOL_MRC)
+	if (level != SOL_MRC && !(level == SOL_IPV6 && optname == IPV6_V6ONLY))
 		return -ENOPROTOOPT;
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
+	if (level == SOL_IPV6) {
+		int val = sk->sk_ipv6only;
+
+		if (sk->sk_family != AF_INET6)
+			return -ENOPROTOOPT;
+		len = min_t(unsigned int, len, sizeof(val));
+		if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+			return -EFAULT;
+		return 0;
+	}
 
 	switch (optname) {
 	case MRC_INFO:

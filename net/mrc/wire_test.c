@@ -4,7 +4,7 @@
 
 #include "wire.h"
 
-#define MAX_MSG	(1U << 20)
+#define MAX_MSG	BIT(20)
 
 /* A well-formed packet of @type; DATA carries @plen payload bytes. */
 static unsigned int mrc_pkt_build(u8 *buf, u8 type, u16 plen)

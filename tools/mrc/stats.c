@@ -44,6 +44,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_RTO]	= "rto",
 	[MRC_A_STATS_SYN_RETRANS]	= "syn_retrans",
 	[MRC_A_STATS_SYN_REPEATED]	= "syn_repeated",
+	[MRC_A_STATS_IDLE_PROBE]	= "idle_probe",
 	[MRC_A_STATS_ZERO_WINDOW]	= "zero_window",
 	[MRC_A_STATS_WINDOW_UPDATE]	= "window_update",
 	[MRC_A_STATS_CONN_OPENED]	= "conn_opened",

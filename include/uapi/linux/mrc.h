@@ -18,7 +18,7 @@
 
 /* Defaults of a namespace's settings (see enum mrc_config_attr). */
 #define MRC_DEFAULT_UDP_PORT		4797
-#define MRC_DEFAULT_RTO_MIN_US		1000
+#define MRC_DEFAULT_RTO_MIN_US		10000
 #define MRC_DEFAULT_RTO_MAX_US		2000000
 #define MRC_DEFAULT_CONN_TIMEOUT_MS	15000
 #define MRC_DEFAULT_MAX_MSG_SIZE	(64U << 20)
@@ -152,6 +152,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_RTO,		/* retransmission timeouts */
 	MRC_A_STATS_SYN_RETRANS,	/* SYNs retransmitted */
 	MRC_A_STATS_SYN_REPEATED,	/* repeated SYN or SYNACK (one was lost) */
+	MRC_A_STATS_IDLE_PROBE,		/* probes of an idle connection's peer */
 	MRC_A_STATS_ZERO_WINDOW,	/* sender stopped by the peer's zero window */
 	MRC_A_STATS_WINDOW_UPDATE,	/* ACKs sent because reading opened the window */
 	MRC_A_STATS_CONN_OPENED,	/* connections opened by connect() */

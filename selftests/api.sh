@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The socket API's behaviour and error codes over loopback, for IPv4, IPv6
+# and v4-mapped addresses: connect, bind, listen/accept, sendmsg, recvmsg,
+# MRC_INFO, close and poll.  mrc_api does the checks, in a namespace of its
+# own with a small max_msg_size; this script relays its TAP lines.
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+
+api=$MRC_SELFTESTS/mrc_api
+[ -x "$api" ] || { mrc_fail "mrc_api is built" "$api missing: run make"; mrc_done; }
+
+max=262144
+ns=
+mrc_ns_create ns || { mrc_fail "namespace created"; mrc_done; }
+mrc_check "max_msg_size set to $max" mrc -n "$ns" config set max_msg_size "$max"
+mrc_expect_eq "namespace reports max_msg_size $max" "$max" \
+	"$(mrc_setting "$ns" max_msg_size)"
+
+out=$(mktemp)
+ip netns exec "$ns" "$api" -m "$max" >"$out" 2>&1
+rc=$?
+checks=0
+failed=$mrc_nfail
+while IFS= read -r line; do
+	case "$line" in
+	"not ok "*" - api: "*)
+		checks=$((checks + 1))
+		mrc_fail "${line#not ok * - api: }"
+		;;
+	"ok "*" - api: "*)
+		checks=$((checks + 1))
+		mrc_ok "${line#ok * - api: }"
+		;;
+	1..*)
+		;;
+	*)
+		echo "$line"
+		;;
+	esac
+done <"$out"
+rm -f "$out"
+if [ "$checks" -eq 0 ] || { [ "$rc" -ne 0 ] && [ "$mrc_nfail" -eq "$failed" ]; }; then
+	mrc_fail "mrc_api ran to the end" "exited $rc after $checks checks"
+fi
+
+# two refused connects per address family (inet, inet6, v4-mapped)
+mrc_expect_eq "conn_refused counts the refused connects" 6 \
+	"$(mrc_stat "$ns" conn_refused)"
+
+mrc_done

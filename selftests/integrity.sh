@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every message arrives exactly once, whole, uncorrupted and in order over
+# a link that loses, reorders, duplicates, corrupts and delays packets, on
+# IPv4 and IPv6; the counters show the recovery work.
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+mrc_pair || { mrc_fail "pair topology"; mrc_done; }
+
+# messages of 1 byte to 256 KiB, log-uniform
+msgs=(-n 300 -m 1 -M 256K)
+
+# impair both directions: data one way, ACKs the other
+impair() {
+	mrc_netem "$MRC_H1" eth0 "$@"
+	mrc_netem "$MRC_H2" eth0 "$@"
+}
+
+# scenario NAME NETEM-ARGS...|none
+scenario() {
+	local name=$1 fam before after
+	shift
+	impair "$@"
+	for fam in 4 6; do
+		before=$(mrc_stat "$MRC_H1" retrans)
+		mrc_transfer "$name, IPv$fam: every message once and intact" \
+			"$fam" "${msgs[@]}"
+		after=$(mrc_stat "$MRC_H1" retrans)
+		echo "# $name IPv$fam: $((after - before)) retransmissions"
+		last_retrans=$((after - before))
+	done
+	impair none
+}
+
+scenario "clean link" none
+scenario "loss 1%" loss 1%
+mrc_check "loss 1%: retransmissions counted" test "$last_retrans" -gt 0
+scenario "loss 10%" loss 10%
+mrc_check "loss 10%: retransmissions counted" test "$last_retrans" -gt 0
+scenario "burst loss" loss gemodel 1% 10% 70% 0.1%
+scenario "reorder" delay 1ms reorder 25% 50%
+scenario "duplicate 5%" duplicate 5%
+mrc_check "duplicates seen and dropped by the receiver" \
+	test "$(mrc_stat "$MRC_H2" dup_data)" -gt 0
+scenario "corrupt 1%" corrupt 1%
+scenario "delay with jitter" delay 2ms 1ms distribution normal
+
+# the largest messages: up to 16 MiB, fewer of them
+msgs=(-n 12 -m 1M -M 16M)
+scenario "16 MiB messages, loss 1%" loss 1%
+
+mrc_done

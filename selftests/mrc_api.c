@@ -1,0 +1,1191 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc_api: the socket API's behaviour and error codes, over loopback.
+ *
+ *   mrc_api -m MAX_MSG_SIZE
+ *
+ * Runs many small checks on mrc sockets (IPv4, IPv6 and v4-mapped
+ * addresses on IPv6 sockets, and across families) and prints one TAP line
+ * per check, "ok N - api: <check>" or "not ok N - api: <check>" followed
+ * by "# expected X, saw Y".  MAX_MSG_SIZE is the namespace's max_msg_size
+ * setting.  Exits 1 if any check failed.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mrc.h>
+
+#define TIMEOUT_MS	5000	/* for anything that should happen at once */
+#define FIXED_PORT	20000	/* below the ephemeral range */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define BAD_OPT		99	/* no such SOL_MRC option */
+
+struct fam {
+	const char *name;
+	int domain;		/* of the sockets */
+	const char *addr;	/* loopback */
+	const char *remote;	/* not a local address */
+};
+
+static const struct fam fams[] = {
+	{ "inet", AF_INET, "127.0.0.1", "192.0.2.1" },
+	{ "inet6", AF_INET6, "::1", "2001:db8::1" },
+	{ "mapped", AF_INET6, "::ffff:127.0.0.1", "::ffff:192.0.2.1" },
+};
+
+static const struct fam *cur;
+static int ntest, nfail;
+static size_t max_msg;
+
+/* One TAP line: the check @name passed or not; on failure the reason. */
+static bool report(bool pass, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	printf("%sok %d - api: %s %s\n", pass ? "" : "not ", ntest, cur->name,
+	       name);
+	if (!pass) {
+		nfail++;
+		printf("# ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	fflush(stdout);
+	return pass;
+}
+
+static const char *err_name(int err)
+{
+	const char *s = strerrorname_np(err);
+
+	return s ? s : "unknown errno";
+}
+
+/* What a call returned, for a failure message. */
+static const char *result(long ret, int err)
+{
+	static char buf[64];
+
+	if (ret < 0)
+		snprintf(buf, sizeof(buf), "%s", err_name(err));
+	else
+		snprintf(buf, sizeof(buf), "success (%ld)", ret);
+	return buf;
+}
+
+static bool expect_eq(const char *name, long long expected, long long seen)
+{
+	return report(expected == seen, name, "expected %lld, saw %lld",
+		      expected, seen);
+}
+
+/* The call returned @ret with errno @err: it must have failed with @exp. */
+static bool expect_errno(const char *name, long ret, int err, int exp)
+{
+	return report(ret == -1 && err == exp, name, "expected %s, saw %s",
+		      err_name(exp), result(ret, err));
+}
+
+#define EXPECT_ERRNO(name, call, exp) do {		\
+	long __ret = (call);				\
+	int __err = errno;				\
+	expect_errno(name, __ret, __err, exp);		\
+} while (0)
+
+/* The call must succeed (return @ret >= 0). */
+static bool expect_ok(const char *name, long ret, int err)
+{
+	return report(ret >= 0, name, "expected success, saw %s",
+		      result(ret, err));
+}
+
+#define EXPECT_OK(name, call) ({			\
+	long __ret = (call);				\
+	int __err = errno;				\
+	expect_ok(name, __ret, __err);			\
+})
+
+static bool expect_str(const char *name, const char *expected,
+		       const char *seen)
+{
+	return report(!strcmp(expected, seen), name, "expected %s, saw %s",
+		      expected, seen);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void set_timeo(int fd, int opt, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+/* A socket of @domain; blocking calls give up after TIMEOUT_MS. */
+static int sock_new(int domain)
+{
+	int fd = socket(domain, SOCK_SEQPACKET, IPPROTO_MRC);
+
+	if (fd < 0) {
+		report(false, "setup: socket()", "socket: %s", err_name(errno));
+		return -1;
+	}
+	set_timeo(fd, SO_RCVTIMEO, TIMEOUT_MS);
+	set_timeo(fd, SO_SNDTIMEO, TIMEOUT_MS);
+	return fd;
+}
+
+static void set_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+/* Address @ip, port @port as a socket of @domain takes it; its length. */
+static socklen_t mkaddr(int domain, const char *ip, int port,
+			struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (domain == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		inet_pton(AF_INET, ip, &sin->sin_addr);
+		return sizeof(*sin);
+	}
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons(port);
+	inet_pton(AF_INET6, ip, &sin6->sin6_addr);
+	return sizeof(*sin6);
+}
+
+/* "family [address]:port" of a socket address, for comparisons. */
+static const char *addr_str(const struct sockaddr_storage *ss, socklen_t len,
+			    char *buf, size_t size)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (ss->ss_family == AF_INET && len == sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *sin = (const void *)ss;
+
+		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+		snprintf(buf, size, "inet %s:%d", ip, ntohs(sin->sin_port));
+	} else if (ss->ss_family == AF_INET6 &&
+		   len == sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *sin6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &sin6->sin6_addr, ip, sizeof(ip));
+		snprintf(buf, size, "inet6 [%s]:%d", ip,
+			 ntohs(sin6->sin6_port));
+	} else {
+		snprintf(buf, size, "family %d, length %u", ss->ss_family,
+			 (unsigned int)len);
+	}
+	return buf;
+}
+
+/* getsockname (@peer false) or getpeername, as a string. */
+static const char *name_of(int fd, bool peer, char *buf, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int ret;
+
+	memset(&ss, 0, sizeof(ss));
+	ret = peer ? getpeername(fd, (struct sockaddr *)&ss, &len) :
+		     getsockname(fd, (struct sockaddr *)&ss, &len);
+	if (ret < 0) {
+		snprintf(buf, size, "%s", err_name(errno));
+		return buf;
+	}
+	return addr_str(&ss, len, buf, size);
+}
+
+static int local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+static int so_error(int fd)
+{
+	int err = -1;
+	socklen_t len = sizeof(err);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		return -errno;
+	return err;
+}
+
+/* poll one fd for @events; the revents, 0 on timeout */
+static int poll1(int fd, short events, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	if (poll(&p, 1, ms) < 0)
+		return -1;
+	return p.revents;
+}
+
+/* A listener of @domain on @ip, ephemeral port; the port into *@port. */
+static int listener_on(int domain, const char *ip, int *port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = mkaddr(domain, ip, 0, &ss);
+	int fd = sock_new(domain);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 16) < 0) {
+		report(false, "setup: listener", "bind/listen on %s: %s", ip,
+		       err_name(errno));
+		close(fd);
+		return -1;
+	}
+	*port = local_port(fd);
+	return fd;
+}
+
+static int listener(int *port)
+{
+	return listener_on(cur->domain, cur->addr, port);
+}
+
+/* A connected socket of @domain to [@ip]:@port. */
+static int connect_to(int domain, const char *ip, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = mkaddr(domain, ip, port, &ss);
+	int fd = sock_new(domain);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&ss, len) < 0) {
+		report(false, "setup: connect", "connect to %s port %d: %s",
+		       ip, port, err_name(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int accept_one(int lfd)
+{
+	int fd = accept(lfd, NULL, NULL);
+
+	if (fd < 0) {
+		report(false, "setup: accept", "accept: %s", err_name(errno));
+		return -1;
+	}
+	set_timeo(fd, SO_RCVTIMEO, TIMEOUT_MS);
+	set_timeo(fd, SO_SNDTIMEO, TIMEOUT_MS);
+	return fd;
+}
+
+/* A connection of the current family: client *@c, accepted *@a. */
+static int conn_pair(int *c, int *a)
+{
+	int l, port;
+
+	l = listener(&port);
+	if (l < 0)
+		return -1;
+	*c = connect_to(cur->domain, cur->addr, port);
+	*a = *c < 0 ? -1 : accept_one(l);
+	close(l);
+	if (*a < 0) {
+		if (*c >= 0)
+			close(*c);
+		return -1;
+	}
+	return 0;
+}
+
+/* recvmsg into @buf; the flags the kernel set into *@flags. */
+static ssize_t recv_flags(int fd, void *buf, size_t len, int in, int *flags)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n = recvmsg(fd, &mh, in);
+
+	*flags = mh.msg_flags;
+	return n;
+}
+
+struct pieces {
+	size_t total;		/* bytes */
+	int count;		/* recvmsg calls that returned data */
+	size_t largest;		/* largest piece */
+	size_t eor_at;		/* bytes read when MSG_EOR came, or 0 */
+	int err;		/* errno of a failed recvmsg, or 0 */
+};
+
+/* Read a message of @len bytes in pieces of at most @chunk bytes into
+ * @buf; stop at MSG_EOR, or after @len bytes.
+ */
+static void read_pieces(int fd, char *buf, size_t len, size_t chunk,
+			struct pieces *p)
+{
+	int flags;
+	ssize_t n;
+
+	memset(p, 0, sizeof(*p));
+	while (p->total < len) {
+		size_t want = len - p->total < chunk ? len - p->total : chunk;
+
+		n = recv_flags(fd, buf + p->total, want, 0, &flags);
+		if (n < 0) {
+			p->err = errno;
+			return;
+		}
+		if (n == 0 && !(flags & MSG_EOR)) {
+			p->err = ENODATA;	/* end of stream */
+			return;
+		}
+		p->count++;
+		p->total += n;
+		if ((size_t)n > p->largest)
+			p->largest = n;
+		if (flags & MSG_EOR) {
+			p->eor_at = p->total;
+			return;
+		}
+	}
+}
+
+static void pattern(char *buf, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (char)(i * 7 + seed + (i >> 8));
+}
+
+static int get_info(int fd, struct mrc_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return getsockopt(fd, SOL_MRC, MRC_INFO, info, &len);
+}
+
+/* Wait until @fd's peer acknowledged @n messages (@sent) or @fd has
+ * received @n (!@sent).
+ */
+static void wait_msgs(int fd, bool sent, unsigned long long n)
+{
+	long long end = now_ms() + TIMEOUT_MS;
+	struct mrc_info info;
+
+	while (now_ms() < end) {
+		if (get_info(fd, &info) < 0)
+			return;
+		if ((sent ? info.mrci_msgs_sent : info.mrci_msgs_received) >= n)
+			return;
+		usleep(5000);
+	}
+}
+
+static void test_connect(void)
+{
+	struct sockaddr_storage ss, peer;
+	char s1[96], s2[96];
+	int b, c, c2, l, a, port;
+	socklen_t len;
+	int rev;
+
+	/* a port that is bound, but nobody listens on it */
+	b = sock_new(cur->domain);
+	if (b < 0)
+		return;
+	len = mkaddr(cur->domain, cur->addr, 0, &ss);
+	if (bind(b, (struct sockaddr *)&ss, len) < 0) {
+		report(false, "setup: bind", "bind: %s", err_name(errno));
+		close(b);
+		return;
+	}
+	port = local_port(b);
+	len = mkaddr(cur->domain, cur->addr, port, &ss);
+
+	c = sock_new(cur->domain);
+	EXPECT_ERRNO("connect to a port with no listener fails with ECONNREFUSED",
+		     connect(c, (struct sockaddr *)&ss, len), ECONNREFUSED);
+	expect_eq("SO_ERROR is 0 once connect() reported the refusal", 0,
+		  so_error(c));
+	close(c);
+
+	c = sock_new(cur->domain);
+	set_nonblock(c, true);
+	EXPECT_ERRNO("non-blocking connect to a port with no listener returns EINPROGRESS",
+		     connect(c, (struct sockaddr *)&ss, len), EINPROGRESS);
+	rev = poll1(c, POLLOUT, TIMEOUT_MS);
+	report(rev > 0, "poll wakes when a non-blocking connect is refused",
+	       "expected revents, saw %d", rev);
+	expect_eq("SO_ERROR after a refused non-blocking connect is ECONNREFUSED",
+		  ECONNREFUSED, so_error(c));
+	expect_eq("SO_ERROR is cleared by reading it", 0, so_error(c));
+	close(c);
+	close(b);
+
+	l = listener(&port);
+	if (l < 0)
+		return;
+	len = mkaddr(cur->domain, cur->addr, port, &ss);
+	c = sock_new(cur->domain);
+	set_nonblock(c, true);
+	EXPECT_ERRNO("non-blocking connect to a listener returns EINPROGRESS",
+		     connect(c, (struct sockaddr *)&ss, len), EINPROGRESS);
+	rev = poll1(c, POLLOUT, TIMEOUT_MS);
+	report(rev > 0 && (rev & POLLOUT) && !(rev & (POLLERR | POLLHUP)),
+	       "poll reports POLLOUT when a non-blocking connect completes",
+	       "expected POLLOUT, saw revents %#x", rev);
+	expect_eq("SO_ERROR is 0 after a successful non-blocking connect", 0,
+		  so_error(c));
+	EXPECT_ERRNO("connect again after a non-blocking connect completed fails with EISCONN",
+		     connect(c, (struct sockaddr *)&ss, len), EISCONN);
+	a = accept_one(l);
+	if (a >= 0)
+		close(a);
+	close(c);
+
+	c = sock_new(cur->domain);
+	EXPECT_OK("blocking connect to a listener succeeds",
+		  connect(c, (struct sockaddr *)&ss, len));
+	EXPECT_ERRNO("connect twice fails with EISCONN",
+		     connect(c, (struct sockaddr *)&ss, len), EISCONN);
+	expect_str("getpeername after connect is the listener's address",
+		   addr_str(&ss, len, s1, sizeof(s1)),
+		   name_of(c, true, s2, sizeof(s2)));
+	len = sizeof(peer);
+	a = accept(l, (struct sockaddr *)&peer, &len);
+	expect_str("accept returns the client's address",
+		   name_of(c, false, s1, sizeof(s1)),
+		   a < 0 ? err_name(errno) : addr_str(&peer, len, s2, sizeof(s2)));
+	if (a >= 0)
+		close(a);
+	close(c);
+
+	len = mkaddr(cur->domain, cur->addr, port, &ss);
+	EXPECT_ERRNO("connect on a listener fails with EINVAL",
+		     connect(l, (struct sockaddr *)&ss, len), EINVAL);
+	close(l);
+
+	c = sock_new(cur->domain);
+	EXPECT_ERRNO("connect with a short sockaddr fails with EINVAL",
+		     connect(c, (struct sockaddr *)&ss, 8), EINVAL);
+	len = mkaddr(cur->domain == AF_INET ? AF_INET6 : AF_INET,
+		     cur->domain == AF_INET ? "::1" : "127.0.0.1", port, &ss);
+	EXPECT_ERRNO("connect with the other family's sockaddr fails with EAFNOSUPPORT",
+		     connect(c, (struct sockaddr *)&ss, len), EAFNOSUPPORT);
+	len = mkaddr(cur->domain, cur->addr, 0, &ss);
+	EXPECT_ERRNO("connect to port 0 fails with EINVAL",
+		     connect(c, (struct sockaddr *)&ss, len), EINVAL);
+	c2 = sock_new(cur->domain);
+	EXPECT_ERRNO("getpeername on an unconnected socket fails with ENOTCONN",
+		     getpeername(c2, (struct sockaddr *)&ss, &len), ENOTCONN);
+	close(c2);
+	close(c);
+}
+
+static void test_bind(void)
+{
+	struct sockaddr_storage ss;
+	char s1[96], s2[96];
+	int a, b, c, d, port;
+	socklen_t len;
+
+	a = sock_new(cur->domain);
+	b = sock_new(cur->domain);
+	c = sock_new(cur->domain);
+	d = sock_new(cur->domain);
+	if (a < 0 || b < 0 || c < 0 || d < 0)
+		goto out;
+
+	len = mkaddr(cur->domain, cur->addr, 0, &ss);
+	EXPECT_OK("bind to port 0 succeeds", bind(a, (struct sockaddr *)&ss, len));
+	port = local_port(a);
+	report(port > 0, "bind to port 0 picks an ephemeral port",
+	       "expected a nonzero port, saw %d", port);
+
+	len = mkaddr(cur->domain, cur->addr, port, &ss);
+	EXPECT_ERRNO("bind a second socket to a port in use fails with EADDRINUSE",
+		     bind(b, (struct sockaddr *)&ss, len), EADDRINUSE);
+	len = mkaddr(cur->domain, cur->addr, FIXED_PORT, &ss);
+	EXPECT_ERRNO("bind a bound socket again fails with EINVAL",
+		     bind(a, (struct sockaddr *)&ss, len), EINVAL);
+
+	len = mkaddr(cur->domain, cur->remote, 0, &ss);
+	EXPECT_ERRNO("bind to a non-local address fails with EADDRNOTAVAIL",
+		     bind(c, (struct sockaddr *)&ss, len), EADDRNOTAVAIL);
+
+	len = mkaddr(cur->domain, cur->addr, FIXED_PORT, &ss);
+	EXPECT_OK("bind to a fixed port succeeds",
+		  bind(d, (struct sockaddr *)&ss, len));
+	expect_str("getsockname after bind shows the address and port",
+		   addr_str(&ss, len, s1, sizeof(s1)),
+		   name_of(d, false, s2, sizeof(s2)));
+	close(d);
+	d = sock_new(cur->domain);
+	EXPECT_OK("a port is free again once its socket is closed",
+		  bind(d, (struct sockaddr *)&ss, len));
+out:
+	close(a);
+	close(b);
+	close(c);
+	close(d);
+}
+
+static void test_accept(void)
+{
+	char s1[96], s2[96];
+	int l, c, a, port, rev;
+
+	l = listener(&port);
+	if (l < 0)
+		return;
+	set_nonblock(l, true);
+	EXPECT_ERRNO("non-blocking accept with nothing pending fails with EAGAIN",
+		     accept(l, NULL, NULL), EAGAIN);
+	rev = poll1(l, POLLIN, 0);
+	expect_eq("poll on a listener with nothing pending reports nothing", 0,
+		  rev);
+
+	c = connect_to(cur->domain, cur->addr, port);
+	if (c < 0) {
+		close(l);
+		return;
+	}
+	rev = poll1(l, POLLIN, TIMEOUT_MS);
+	report(rev > 0 && (rev & POLLIN),
+	       "poll on a listener reports POLLIN when a connection is pending",
+	       "expected POLLIN, saw revents %#x", rev);
+	a = accept(l, NULL, NULL);
+	if (!EXPECT_OK("non-blocking accept of a pending connection succeeds", a)) {
+		close(c);
+		close(l);
+		return;
+	}
+	expect_str("accepted socket's getpeername equals the client's getsockname",
+		   name_of(c, false, s1, sizeof(s1)),
+		   name_of(a, true, s2, sizeof(s2)));
+	expect_str("accepted socket's getsockname equals the client's getpeername",
+		   name_of(c, true, s1, sizeof(s1)),
+		   name_of(a, false, s2, sizeof(s2)));
+	close(a);
+	close(c);
+	close(l);
+}
+
+static void test_send(void)
+{
+	struct sockaddr_storage ss;
+	char *big, *rbuf, small[64];
+	struct pieces p;
+	sigset_t pipe_set;
+	struct timespec zero = { 0, 0 };
+	int c, a, u, flags;
+	socklen_t len;
+	ssize_t n;
+
+	big = malloc(max_msg + 1);
+	rbuf = malloc(max_msg + 1);
+	if (!big || !rbuf || conn_pair(&c, &a) < 0) {
+		free(big);
+		free(rbuf);
+		return;
+	}
+	pattern(big, max_msg + 1, 1);
+	EXPECT_ERRNO("send of a message larger than max_msg_size fails with EMSGSIZE",
+		     send(c, big, max_msg + 1, 0), EMSGSIZE);
+	n = send(c, big, max_msg, 0);
+	expect_eq("send of a message of exactly max_msg_size sends it whole",
+		  (long long)max_msg, n < 0 ? -errno : n);
+	read_pieces(a, rbuf, max_msg, max_msg, &p);
+	report(!p.err && p.total == max_msg && p.eor_at == max_msg &&
+	       !memcmp(big, rbuf, max_msg),
+	       "a message of max_msg_size arrives whole and intact",
+	       "expected %zu bytes, saw %zu (%s)", max_msg, p.total,
+	       p.err ? err_name(p.err) : "no error");
+
+	EXPECT_ERRNO("send from a bad user buffer fails with EFAULT",
+		     send(c, (void *)1, 100, 0), EFAULT);
+	n = send(c, "after", 5, 0);
+	expect_eq("send works after EFAULT", 5, n < 0 ? -errno : n);
+	n = recv_flags(a, small, sizeof(small), 0, &flags);
+	report(n == 5 && !memcmp(small, "after", 5) && (flags & MSG_EOR),
+	       "the message after EFAULT arrives alone and intact",
+	       "expected 5 bytes \"after\" with MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+
+	EXPECT_ERRNO("send with MSG_OOB fails with EOPNOTSUPP",
+		     send(c, "x", 1, MSG_OOB), EOPNOTSUPP);
+	len = mkaddr(cur->domain, cur->addr, FIXED_PORT, &ss);
+	EXPECT_ERRNO("sendto with an address on a connected socket fails with EISCONN",
+		     sendto(c, "x", 1, 0, (struct sockaddr *)&ss, len), EISCONN);
+
+	u = sock_new(cur->domain);
+	EXPECT_ERRNO("send on an unconnected socket fails with ENOTCONN",
+		     send(u, "x", 1, MSG_NOSIGNAL), ENOTCONN);
+	close(u);
+
+	EXPECT_OK("shutdown(SHUT_WR) succeeds", shutdown(c, SHUT_WR));
+	EXPECT_ERRNO("send after shutdown(SHUT_WR) fails with EPIPE",
+		     send(c, "x", 1, MSG_NOSIGNAL), EPIPE);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
+		;
+	report(sigtimedwait(&pipe_set, NULL, &zero) < 0,
+	       "no SIGPIPE for EPIPE with MSG_NOSIGNAL", "SIGPIPE pending");
+	EXPECT_ERRNO("send after shutdown(SHUT_WR) without MSG_NOSIGNAL fails with EPIPE",
+		     send(c, "x", 1, 0), EPIPE);
+	report(sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE,
+	       "send after shutdown(SHUT_WR) without MSG_NOSIGNAL raises SIGPIPE",
+	       "expected SIGPIPE pending, saw none");
+	close(a);
+	close(c);
+	free(big);
+	free(rbuf);
+}
+
+static void test_recv_pieces(void)
+{
+	char *msg, *buf, small[64];
+	struct pieces p;
+	int c, a, l, port, flags, rcvbuf = 4096;
+	size_t len = 10000, large = 200000;
+	ssize_t n;
+
+	msg = malloc(large);
+	buf = malloc(large + 1);
+	if (!msg || !buf || conn_pair(&c, &a) < 0)
+		goto out;
+
+	/* smaller than the buffer passed to recvmsg */
+	pattern(msg, len, 2);
+	send(c, msg, len, 0);
+	send(c, "next", 4, 0);
+	read_pieces(a, buf, len, 3000, &p);
+	report(!p.err && p.total == len && !memcmp(msg, buf, len),
+	       "a message larger than the recv buffer arrives in pieces with no byte lost",
+	       "expected %zu bytes, saw %zu (%s)", len, p.total,
+	       p.err ? err_name(p.err) : "no error");
+	report(p.largest <= 3000 && p.count >= 4,
+	       "each piece fits the recv buffer",
+	       "expected at least 4 pieces of at most 3000 bytes, saw %d, largest %zu",
+	       p.count, p.largest);
+	expect_eq("MSG_EOR only on the last piece", len, p.eor_at);
+	n = recv_flags(a, small, sizeof(small), 0, &flags);
+	report(n == 4 && !memcmp(small, "next", 4) && (flags & MSG_EOR),
+	       "the next message is read separately",
+	       "expected 4 bytes \"next\" with MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+	close(a);
+	close(c);
+
+	/* larger than the receiver's socket buffer */
+	l = listener(&port);
+	if (l < 0)
+		goto out;
+	setsockopt(l, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	c = connect_to(cur->domain, cur->addr, port);
+	a = c < 0 ? -1 : accept_one(l);
+	close(l);
+	if (a < 0) {
+		if (c >= 0)
+			close(c);
+		goto out;
+	}
+	pattern(msg, large, 3);
+	n = send(c, msg, large, 0);
+	expect_eq("send of a message larger than the peer's SO_RCVBUF", large,
+		  n < 0 ? -errno : n);
+	read_pieces(a, buf, large, 65536, &p);
+	report(!p.err && p.total == large && !memcmp(msg, buf, large) &&
+	       p.eor_at == large,
+	       "a message larger than SO_RCVBUF arrives whole, MSG_EOR at its end",
+	       "expected %zu bytes, MSG_EOR at the end; saw %zu in %d pieces, MSG_EOR after %zu (%s)",
+	       large, p.total, p.count, p.eor_at,
+	       p.err ? err_name(p.err) : "no error");
+	close(a);
+	close(c);
+out:
+	free(msg);
+	free(buf);
+}
+
+static void test_recv(void)
+{
+	char msg[5000], buf[5000];
+	long long t0, waited;
+	int c, a, flags, i;
+	ssize_t n;
+	bool in_order = true;
+
+	if (conn_pair(&c, &a) < 0)
+		return;
+	EXPECT_ERRNO("recv with MSG_DONTWAIT and nothing queued fails with EAGAIN",
+		     recv(a, buf, sizeof(buf), MSG_DONTWAIT), EAGAIN);
+	set_timeo(a, SO_RCVTIMEO, 200);
+	t0 = now_ms();
+	EXPECT_ERRNO("recv fails with EAGAIN when SO_RCVTIMEO expires",
+		     recv(a, buf, sizeof(buf), 0), EAGAIN);
+	waited = now_ms() - t0;
+	report(waited >= 150, "recv waits for SO_RCVTIMEO before EAGAIN",
+	       "expected about 200 ms, saw %lld ms", waited);
+	set_timeo(a, SO_RCVTIMEO, TIMEOUT_MS);
+
+	send(c, "peekaboo", 8, 0);
+	n = recv_flags(a, buf, sizeof(buf), MSG_PEEK, &flags);
+	report(n == 8 && !memcmp(buf, "peekaboo", 8) && (flags & MSG_EOR),
+	       "MSG_PEEK returns the message",
+	       "expected 8 bytes with MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+	memset(buf, 0, sizeof(buf));
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 8 && !memcmp(buf, "peekaboo", 8) && (flags & MSG_EOR),
+	       "recv after MSG_PEEK returns the message again",
+	       "expected 8 bytes with MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+
+	/* MSG_TRUNC on a complete message */
+	pattern(msg, sizeof(msg), 4);
+	send(c, msg, sizeof(msg), 0);
+	send(c, "after", 5, 0);
+	wait_msgs(a, false, 3);
+	memset(buf, 0, sizeof(buf));
+	n = recv_flags(a, buf, 100, MSG_TRUNC, &flags);
+	report(n == sizeof(msg) && (flags & MSG_TRUNC) &&
+	       !memcmp(buf, msg, 100),
+	       "MSG_TRUNC returns a complete message's full length and sets MSG_TRUNC",
+	       "expected %zu with MSG_TRUNC, saw %s, flags %#x", sizeof(msg),
+	       result(n, errno), flags);
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 5 && !memcmp(buf, "after", 5),
+	       "MSG_TRUNC discards the rest of the message",
+	       "expected the next message \"after\", saw %s", result(n, errno));
+	send(c, "fits", 4, 0);
+	n = recv_flags(a, buf, sizeof(buf), MSG_TRUNC, &flags);
+	report(n == 4 && (flags & MSG_EOR) && !(flags & MSG_TRUNC),
+	       "MSG_TRUNC on a message that fits returns it without MSG_TRUNC",
+	       "expected 4 with MSG_EOR only, saw %s, flags %#x",
+	       result(n, errno), flags);
+
+	/* empty messages */
+	n = send(c, "", 0, 0);
+	expect_eq("send of an empty message returns 0", 0, n < 0 ? -errno : n);
+	flags = 0;
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 0 && (flags & MSG_EOR),
+	       "an empty message is read as 0 bytes with MSG_EOR",
+	       "expected 0 with MSG_EOR, saw %s, flags %#x", result(n, errno),
+	       flags);
+	send(c, "z", 1, 0);
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 1 && buf[0] == 'z' && (flags & MSG_EOR),
+	       "the message after an empty one is read next",
+	       "expected 1 byte \"z\" with MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+
+	/* order */
+	for (i = 0; i < 64; i++) {
+		size_t len = 4 + (i * 397) % 3000;
+
+		pattern(msg, len, i);
+		memcpy(msg, &i, sizeof(i));
+		if (send(c, msg, len, 0) != (ssize_t)len) {
+			report(false, "messages arrive in send order",
+			       "send %d: %s", i, err_name(errno));
+			in_order = false;
+			break;
+		}
+	}
+	for (i = 0; in_order && i < 64; i++) {
+		size_t len = 4 + (i * 397) % 3000;
+		int seq = -1;
+
+		n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+		if (n >= 4)
+			memcpy(&seq, buf, sizeof(seq));
+		pattern(msg, len, i);
+		memcpy(msg, &i, sizeof(i));
+		if (n != (ssize_t)len || seq != i || !(flags & MSG_EOR) ||
+		    memcmp(msg, buf, len)) {
+			report(false, "messages arrive in send order",
+			       "expected message %d of %zu bytes, saw %s, seq %d",
+			       i, len, result(n, errno), seq);
+			in_order = false;
+		}
+	}
+	if (in_order)
+		report(true, "messages arrive in send order", "");
+
+	/* end of the peer's messages */
+	send(c, "one", 3, 0);
+	send(c, "two", 3, 0);
+	shutdown(c, SHUT_WR);
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 3 && !memcmp(buf, "one", 3),
+	       "messages sent before shutdown(SHUT_WR) are delivered",
+	       "expected \"one\", saw %s", result(n, errno));
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 3 && !memcmp(buf, "two", 3),
+	       "the last message before shutdown(SHUT_WR) is delivered",
+	       "expected \"two\", saw %s", result(n, errno));
+	flags = 0;
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 0 && !(flags & MSG_EOR),
+	       "recv returns 0 without MSG_EOR after the peer's shutdown(SHUT_WR)",
+	       "expected 0 without MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 0 && !(flags & MSG_EOR), "recv keeps returning 0 at EOF",
+	       "expected 0 without MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+	n = send(a, "reply", 5, 0);
+	expect_eq("the other direction still works after the peer's shutdown(SHUT_WR)",
+		  5, n < 0 ? -errno : n);
+	n = recv_flags(c, buf, sizeof(buf), 0, &flags);
+	report(n == 5 && !memcmp(buf, "reply", 5),
+	       "a half-closed socket still receives",
+	       "expected \"reply\", saw %s", result(n, errno));
+	close(a);
+	close(c);
+}
+
+static void test_info(void)
+{
+	struct mrc_info info;
+	unsigned char raw[sizeof(info)];
+	char buf[4096], msg[2000];
+	socklen_t len;
+	int c, a, l, port, i, ret;
+	bool untouched = true;
+
+	if (conn_pair(&c, &a) < 0)
+		return;
+	len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	ret = getsockopt(c, SOL_MRC, MRC_INFO, &info, &len);
+	EXPECT_OK("getsockopt(SOL_MRC, MRC_INFO) succeeds", ret);
+	expect_eq("MRC_INFO fills the whole struct", sizeof(info), len);
+	expect_eq("MRC_INFO version is MRC_INFO_VERSION", MRC_INFO_VERSION,
+		  info.mrci_version);
+	expect_eq("MRC_INFO state is TCP_ESTABLISHED on a connected socket", 1,
+		  info.mrci_state);
+	get_info(a, &info);
+	expect_eq("MRC_INFO state is TCP_ESTABLISHED on an accepted socket", 1,
+		  info.mrci_state);
+
+	memset(msg, 'm', sizeof(msg));
+	send(c, msg, 100, 0);
+	send(c, msg, sizeof(msg), 0);
+	send(c, msg, 0, 0);
+	for (i = 0; i < 3; i++)
+		recv(a, buf, sizeof(buf), 0);
+	wait_msgs(c, true, 3);
+	get_info(c, &info);
+	expect_eq("MRC_INFO msgs_sent counts the messages sent", 3,
+		  info.mrci_msgs_sent);
+	expect_eq("MRC_INFO bytes_sent counts the bytes sent", 2100,
+		  info.mrci_bytes_sent);
+	expect_eq("MRC_INFO msgs_received is 0 on the sender", 0,
+		  info.mrci_msgs_received);
+	get_info(a, &info);
+	expect_eq("MRC_INFO msgs_received counts the messages received", 3,
+		  info.mrci_msgs_received);
+	expect_eq("MRC_INFO bytes_received counts the bytes received", 2100,
+		  info.mrci_bytes_received);
+
+	memset(raw, 0xa5, sizeof(raw));
+	len = 4;
+	ret = getsockopt(c, SOL_MRC, MRC_INFO, raw, &len);
+	EXPECT_OK("MRC_INFO with a short optlen succeeds", ret);
+	expect_eq("MRC_INFO with a short optlen returns that length", 4, len);
+	for (i = 4; i < (int)sizeof(raw); i++)
+		if (raw[i] != 0xa5)
+			untouched = false;
+	report(raw[0] == MRC_INFO_VERSION && untouched,
+	       "MRC_INFO with a short optlen copies only that many bytes",
+	       "expected version %d and bytes 4.. untouched, saw version %d, %s",
+	       MRC_INFO_VERSION, raw[0],
+	       untouched ? "untouched" : "bytes written past optlen");
+
+	len = sizeof(info);
+	EXPECT_ERRNO("getsockopt of an unknown SOL_MRC option fails with ENOPROTOOPT",
+		     getsockopt(c, SOL_MRC, BAD_OPT, &info, &len), ENOPROTOOPT);
+	i = 1;
+	EXPECT_ERRNO("setsockopt of an unknown SOL_MRC option fails with ENOPROTOOPT",
+		     setsockopt(c, SOL_MRC, BAD_OPT, &i, sizeof(i)), ENOPROTOOPT);
+	close(a);
+	close(c);
+
+	l = listener(&port);
+	if (l < 0)
+		return;
+	get_info(l, &info);
+	expect_eq("MRC_INFO state is TCP_LISTEN on a listener", 10,
+		  info.mrci_state);
+	close(l);
+}
+
+static void test_close(void)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	char buf[64];
+	int c, a, rev, flags;
+	ssize_t n;
+
+	/* the receiver closes with a message unread: reset */
+	if (conn_pair(&c, &a) < 0)
+		return;
+	send(c, "unread", 6, 0);
+	wait_msgs(a, false, 1);
+	close(a);
+	rev = poll1(c, POLLIN, TIMEOUT_MS);
+	report(rev > 0 && (rev & POLLERR),
+	       "poll reports POLLERR after the peer closed with unread data",
+	       "expected POLLERR, saw revents %#x", rev);
+	EXPECT_ERRNO("send after the peer closed with unread data fails with ECONNRESET",
+		     send(c, "x", 1, MSG_NOSIGNAL), ECONNRESET);
+	EXPECT_ERRNO("send after ECONNRESET was reported fails with EPIPE",
+		     send(c, "x", 1, MSG_NOSIGNAL), EPIPE);
+	close(c);
+
+	if (conn_pair(&c, &a) < 0)
+		return;
+	send(c, "unread", 6, 0);
+	wait_msgs(a, false, 1);
+	close(a);
+	EXPECT_ERRNO("recv after the peer closed with unread data fails with ECONNRESET",
+		     recv(c, buf, sizeof(buf), 0), ECONNRESET);
+	close(c);
+
+	/* SO_LINGER {1, 0}: abort */
+	if (conn_pair(&c, &a) < 0)
+		return;
+	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(c);
+	EXPECT_ERRNO("close with SO_LINGER {1, 0} resets the peer: ECONNRESET",
+		     recv(a, buf, sizeof(buf), 0), ECONNRESET);
+	close(a);
+
+	/* a plain close delivers what was sent, then the end */
+	if (conn_pair(&c, &a) < 0)
+		return;
+	send(c, "bye", 3, 0);
+	close(c);
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 3 && !memcmp(buf, "bye", 3) && (flags & MSG_EOR),
+	       "a message sent just before close is delivered",
+	       "expected \"bye\", saw %s", result(n, errno));
+	flags = 0;
+	n = recv_flags(a, buf, sizeof(buf), 0, &flags);
+	report(n == 0 && !(flags & MSG_EOR),
+	       "recv returns 0 without MSG_EOR after the peer's close",
+	       "expected 0 without MSG_EOR, saw %s, flags %#x",
+	       result(n, errno), flags);
+	close(a);
+}
+
+static void test_poll(void)
+{
+	char buf[64];
+	int c, a, rev;
+
+	if (conn_pair(&c, &a) < 0)
+		return;
+	rev = poll1(c, POLLIN | POLLOUT, 0);
+	report(rev == POLLOUT,
+	       "poll on an idle connected socket reports POLLOUT only",
+	       "expected revents %#x, saw %#x", POLLOUT, rev);
+	send(c, "ping", 4, 0);
+	rev = poll1(a, POLLIN, TIMEOUT_MS);
+	report(rev > 0 && (rev & POLLIN),
+	       "poll reports POLLIN when a message is ready",
+	       "expected POLLIN, saw revents %#x", rev);
+	recv(a, buf, sizeof(buf), 0);
+	rev = poll1(a, POLLIN, 0);
+	expect_eq("poll reports no POLLIN once the message is read", 0, rev);
+	shutdown(c, SHUT_WR);
+	rev = poll1(a, POLLIN | POLLRDHUP, TIMEOUT_MS);
+	report(rev > 0 && (rev & POLLIN) && (rev & POLLRDHUP),
+	       "poll reports POLLIN and POLLRDHUP after the peer's shutdown(SHUT_WR)",
+	       "expected POLLIN|POLLRDHUP, saw revents %#x", rev);
+	rev = poll1(a, POLLOUT, 0);
+	report(rev > 0 && (rev & POLLOUT),
+	       "poll still reports POLLOUT after the peer's shutdown(SHUT_WR)",
+	       "expected POLLOUT, saw revents %#x", rev);
+	close(a);
+	close(c);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(s, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* An IPv6 socket made IPv6-only by the namespace's bindv6only sysctl. */
+static int v6only_socket(void)
+{
+	static const char *path = "/proc/sys/net/ipv6/bindv6only";
+	int fd;
+
+	if (write_file(path, "1") < 0)
+		report(false, "setup: bindv6only", "%s: %s", path,
+		       err_name(errno));
+	fd = sock_new(AF_INET6);
+	write_file(path, "0");
+	return fd;
+}
+
+/* IPv4 sockets and IPv6 sockets meet; one port space for both. */
+static void test_cross(void)
+{
+	static const struct fam cross = { "cross-family", AF_INET6, "::", "" };
+	struct sockaddr_storage ss;
+	char s1[96], s2[96], buf[64];
+	int l, c, a, port, ret, one = 1;
+	socklen_t len;
+	ssize_t n;
+
+	cur = &cross;
+	l = listener_on(AF_INET6, "::", &port);
+	if (l < 0)
+		return;
+	c = connect_to(AF_INET, "127.0.0.1", port);
+	a = c < 0 ? -1 : accept_one(l);
+	if (a >= 0) {
+		snprintf(s1, sizeof(s1), "inet6 [::ffff:127.0.0.1]:%d",
+			 local_port(c));
+		expect_str("an IPv6 listener on :: sees an IPv4 client as v4-mapped",
+			   s1, name_of(a, true, s2, sizeof(s2)));
+		send(c, "v4", 2, 0);
+		n = recv(a, buf, sizeof(buf), 0);
+		report(n == 2 && !memcmp(buf, "v4", 2),
+		       "an IPv4 client's message reaches an IPv6 listener's socket",
+		       "expected \"v4\", saw %s", result(n, errno));
+		close(a);
+	}
+	if (c >= 0)
+		close(c);
+
+	len = mkaddr(AF_INET, "127.0.0.1", port, &ss);
+	c = sock_new(AF_INET);
+	EXPECT_ERRNO("an IPv4 socket cannot bind a port an IPv6 socket holds: EADDRINUSE",
+		     bind(c, (struct sockaddr *)&ss, len), EADDRINUSE);
+	close(c);
+	close(l);
+
+	l = listener_on(AF_INET, "127.0.0.1", &port);
+	if (l < 0)
+		return;
+	c = connect_to(AF_INET6, "::ffff:127.0.0.1", port);
+	a = c < 0 ? -1 : accept_one(l);
+	if (a >= 0) {
+		snprintf(s1, sizeof(s1), "inet6 [::ffff:127.0.0.1]:%d", port);
+		expect_str("an IPv6 socket connected to a v4-mapped address sees it as its peer",
+			   s1, name_of(c, true, s2, sizeof(s2)));
+		snprintf(s1, sizeof(s1), "inet 127.0.0.1:%d", local_port(c));
+		expect_str("an IPv4 listener sees a v4-mapped IPv6 client as IPv4",
+			   s1, name_of(a, true, s2, sizeof(s2)));
+		send(a, "v6", 2, 0);
+		n = recv(c, buf, sizeof(buf), 0);
+		report(n == 2 && !memcmp(buf, "v6", 2),
+		       "an IPv4 socket's message reaches a v4-mapped IPv6 client",
+		       "expected \"v6\", saw %s", result(n, errno));
+		close(a);
+	}
+	if (c >= 0)
+		close(c);
+
+	c = sock_new(AF_INET6);
+	ret = setsockopt(c, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (!EXPECT_OK("setsockopt(IPV6_V6ONLY) on an IPv6 socket succeeds", ret)) {
+		/* an IPv6-only socket the other way: net.ipv6.bindv6only */
+		close(c);
+		c = v6only_socket();
+	}
+	len = mkaddr(AF_INET6, "::ffff:127.0.0.1", port, &ss);
+	EXPECT_ERRNO("an IPV6_V6ONLY socket cannot connect to a v4-mapped address: ENETUNREACH",
+		     connect(c, (struct sockaddr *)&ss, len), ENETUNREACH);
+	close(c);
+	close(l);
+}
+
+int main(int argc, char **argv)
+{
+	sigset_t pipe_set;
+	size_t i;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "m:")) != -1) {
+		if (opt != 'm') {
+			fprintf(stderr, "usage: %s -m MAX_MSG_SIZE\n", argv[0]);
+			return 2;
+		}
+		max_msg = strtoul(optarg, NULL, 0);
+	}
+	if (!max_msg) {
+		fprintf(stderr, "usage: %s -m MAX_MSG_SIZE\n", argv[0]);
+		return 2;
+	}
+	/* SIGPIPE stays pending, for the checks to see */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, NULL);
+	alarm(300);	/* a hung call fails the run rather than hang it */
+
+	for (i = 0; i < ARRAY_SIZE(fams); i++) {
+		cur = &fams[i];
+		test_connect();
+		test_bind();
+		test_accept();
+		test_send();
+		test_recv();
+		test_recv_pieces();
+		test_info();
+		test_close();
+		test_poll();
+	}
+	test_cross();
+	printf("1..%d\n", ntest);
+	return nfail ? 1 : 0;
+}

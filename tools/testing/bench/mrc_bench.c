@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc_bench: goodput and round-trip latency of mrc against TCP.
+ *
+ *   mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr
+ *                    [-b BUF]
+ *   mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr
+ *                    [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]
+ *
+ * The server serves one connection and exits.  It prints "listening"
+ * once it accepts connections.
+ *
+ * stream: the client sends messages of MSGSIZE bytes (default 64 KiB; for
+ * TCP the same bytes in writes of that size) for SECONDS (default 10),
+ * then shuts down its side.  The server counts the bytes from the first
+ * to the last one it reads and sends that count and the time it took back
+ * to the client.  Both print a line
+ *
+ *   result mode=stream transport=T bytes=N seconds=S mbps=R
+ *
+ * with the figures measured at the server (the client adds its own send
+ * rate as send_mbps=).
+ *
+ * rr: the client sends a request of 64 bytes (one mrc message; for TCP 64
+ * bytes, read back exactly), the server echoes it, COUNT times (default
+ * 2000, after 20 unmeasured rounds); each round trip is timed with
+ * CLOCK_MONOTONIC.  The client prints
+ *
+ *   result mode=rr transport=T count=N p50_us=X p99_us=X p100_us=X mean_us=X
+ *
+ * TCP sockets get TCP_NODELAY.  Both transports get SO_SNDBUF and
+ * SO_RCVBUF of BUF bytes (default 4 MiB; the kernel caps them at
+ * net.core.wmem_max/rmem_max).  Every call on a socket times out after
+ * 60 s, so a stalled connection ends the program with an error instead
+ * of hanging it.  Exit status 0 unless something failed.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mrc.h>
+
+#define RR_SIZE		64
+#define RR_WARMUP	20
+#define IO_TIMEOUT_S	60
+#define RECV_BUF	1048576
+
+static struct {
+	bool server;
+	bool mrc;
+	bool v6;
+	bool rr;
+	const char *addr;
+	int port;
+	size_t msgsize;
+	double seconds;
+	long count;
+	int buf;
+} cfg = { .port = 7100, .msgsize = 65536, .seconds = 10, .count = 2000,
+	  .buf = 4 << 20 };
+
+static const char *tname(void)
+{
+	return cfg.mrc ? "mrc" : "tcp";
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr [-b BUF]\n"
+	      "       mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
+	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n",
+	      f);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mrc_bench: %s %s: %s\n", tname(), what,
+		strerror(errno));
+	exit(1);
+}
+
+/* Address ADDR (or the wildcard when NULL) and PORT of the family. */
+static socklen_t make_addr(struct sockaddr_storage *ss, const char *addr)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (cfg.v6) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(cfg.port);
+		sin6->sin6_addr = in6addr_any;
+		if (addr && inet_pton(AF_INET6, addr, &sin6->sin6_addr) != 1) {
+			fprintf(stderr, "mrc_bench: bad IPv6 address %s\n", addr);
+			exit(2);
+		}
+		return sizeof(*sin6);
+	}
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(cfg.port);
+	sin->sin_addr.s_addr = htonl(INADDR_ANY);
+	if (addr && inet_pton(AF_INET, addr, &sin->sin_addr) != 1) {
+		fprintf(stderr, "mrc_bench: bad IPv4 address %s\n", addr);
+		exit(2);
+	}
+	return sizeof(*sin);
+}
+
+static void set_opts(int fd)
+{
+	struct timeval tv = { .tv_sec = IO_TIMEOUT_S };
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cfg.buf, sizeof(cfg.buf)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cfg.buf, sizeof(cfg.buf)))
+		die("SO_SNDBUF/SO_RCVBUF");
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+		die("SO_RCVTIMEO/SO_SNDTIMEO");
+	if (!cfg.mrc && cfg.rr &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("TCP_NODELAY");
+}
+
+static int new_socket(void)
+{
+	int fd;
+
+	if (cfg.mrc)
+		fd = socket(cfg.v6 ? AF_INET6 : AF_INET, SOCK_SEQPACKET,
+			    IPPROTO_MRC);
+	else
+		fd = socket(cfg.v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		die("socket");
+	set_opts(fd);
+	return fd;
+}
+
+/* Send all of BUF: one message for mrc, a loop of writes for TCP. */
+static void send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	do {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("send");
+		}
+		if (cfg.mrc && (size_t)n != len) {
+			fprintf(stderr, "mrc_bench: mrc send returned %zd of %zu\n",
+				n, len);
+			exit(1);
+		}
+		p += n;
+		len -= n;
+	} while (len);
+}
+
+/* One read: the bytes, 0 at the end of the peer's data.  *eor is set when
+ * the read ends a message (always for TCP).
+ */
+static ssize_t recv_some(int fd, void *buf, size_t len, bool *eor)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	do {
+		n = recvmsg(fd, &mh, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		die("recv");
+	*eor = !cfg.mrc || (mh.msg_flags & MSG_EOR);
+	/* mrc: 0 bytes with MSG_EOR is an empty message, not the end */
+	if (n == 0 && cfg.mrc && *eor)
+		return -1;
+	return n;
+}
+
+/* Read exactly LEN bytes (one whole message for mrc); false at the end. */
+static bool recv_exact(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+	bool eor;
+	ssize_t n;
+
+	while (got < len) {
+		n = recv_some(fd, p + got, len - got, &eor);
+		if (n == 0)
+			return false;
+		if (n > 0)
+			got += n;
+		if (cfg.mrc && eor)
+			break;
+	}
+	if (got != len || (cfg.mrc && !eor)) {
+		fprintf(stderr, "mrc_bench: %s: expected a message of %zu bytes\n",
+			tname(), len);
+		exit(1);
+	}
+	return true;
+}
+
+static int do_server(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = make_addr(&ss, cfg.addr);
+	int one = 1, lfd, fd;
+	char *buf;
+
+	lfd = new_socket();
+	if (!cfg.mrc)
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&ss, sl))
+		die("bind");
+	if (listen(lfd, 4))
+		die("listen");
+	printf("listening transport=%s port=%d\n", tname(), cfg.port);
+	fflush(stdout);
+	/* accept() times out like the other calls: wait longer for it */
+	do {
+		fd = accept(lfd, NULL, NULL);
+	} while (fd < 0 && (errno == EAGAIN || errno == EINTR));
+	if (fd < 0)
+		die("accept");
+	set_opts(fd);
+	close(lfd);
+
+	buf = malloc(RECV_BUF);
+	if (!buf)
+		die("malloc");
+
+	if (cfg.rr) {
+		long rounds = 0;
+
+		while (recv_exact(fd, buf, RR_SIZE)) {
+			send_all(fd, buf, RR_SIZE);
+			rounds++;
+		}
+		printf("result mode=rr transport=%s side=server rounds=%ld\n",
+		       tname(), rounds);
+	} else {
+		uint64_t bytes = 0, first = 0, last = 0, report[2];
+		ssize_t n;
+		double s;
+		bool eor;
+
+		for (;;) {
+			n = recv_some(fd, buf, RECV_BUF, &eor);
+			if (n == 0)
+				break;
+			if (n < 0)
+				continue;
+			last = now_ns();
+			if (!bytes)
+				first = last;
+			bytes += n;
+		}
+		s = (last - first) / 1e9;
+
+		printf("result mode=stream transport=%s side=server bytes=%" PRIu64
+		       " seconds=%.3f mbps=%.1f\n", tname(), bytes, s,
+		       s > 0 ? bytes * 8 / s / 1e6 : 0.0);
+		report[0] = htobe64(bytes);
+		report[1] = htobe64(last - first);
+		send_all(fd, report, sizeof(report));
+	}
+	fflush(stdout);
+	free(buf);
+	close(fd);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of the sorted V[N], in microseconds. */
+static double pct_us(const uint64_t *v, long n, int p)
+{
+	long i = (n * p + 99) / 100 - 1;
+
+	if (i < 0)
+		i = 0;
+	return v[i] / 1e3;
+}
+
+static void client_rr(int fd)
+{
+	uint64_t *rtt, sum = 0, t0;
+	char req[RR_SIZE], rsp[RR_SIZE];
+	long i;
+
+	rtt = calloc(cfg.count, sizeof(*rtt));
+	if (!rtt)
+		die("calloc");
+	for (i = -RR_WARMUP; i < cfg.count; i++) {
+		memset(req, (int)(i & 0xff), sizeof(req));
+		t0 = now_ns();
+		send_all(fd, req, sizeof(req));
+		if (!recv_exact(fd, rsp, sizeof(rsp))) {
+			fprintf(stderr, "mrc_bench: %s: server closed early\n",
+				tname());
+			exit(1);
+		}
+		if (i >= 0)
+			rtt[i] = now_ns() - t0;
+		if (memcmp(req, rsp, sizeof(req))) {
+			fprintf(stderr, "mrc_bench: %s: echo differs\n", tname());
+			exit(1);
+		}
+	}
+	for (i = 0; i < cfg.count; i++)
+		sum += rtt[i];
+	qsort(rtt, cfg.count, sizeof(*rtt), cmp_u64);
+	printf("result mode=rr transport=%s count=%ld p50_us=%.1f",
+	       tname(), cfg.count, pct_us(rtt, cfg.count, 50));
+	printf(" p99_us=%.1f p100_us=%.1f mean_us=%.1f\n",
+	       pct_us(rtt, cfg.count, 99), pct_us(rtt, cfg.count, 100),
+	       sum / 1e3 / cfg.count);
+	free(rtt);
+	shutdown(fd, SHUT_WR);
+	/* wait for the server to finish */
+	while (recv_exact(fd, rsp, sizeof(rsp)))
+		;
+}
+
+static void client_stream(int fd)
+{
+	uint64_t start, end, sent = 0, report[2], bytes, ns;
+	double send_s;
+	char *buf;
+	size_t i;
+
+	buf = malloc(cfg.msgsize);
+	if (!buf)
+		die("malloc");
+	for (i = 0; i < cfg.msgsize; i++)
+		buf[i] = (char)(i * 7);
+	start = now_ns();
+	end = start + (uint64_t)(cfg.seconds * 1e9);
+	do {
+		send_all(fd, buf, cfg.msgsize);
+		sent += cfg.msgsize;
+	} while (now_ns() < end);
+	send_s = (now_ns() - start) / 1e9;
+
+	if (shutdown(fd, SHUT_WR))
+		die("shutdown");
+	if (!recv_exact(fd, report, sizeof(report))) {
+		fprintf(stderr, "mrc_bench: %s: no report from the server\n",
+			tname());
+		exit(1);
+	}
+	bytes = be64toh(report[0]);
+	ns = be64toh(report[1]);
+	if (bytes != sent) {
+		fprintf(stderr, "mrc_bench: %s: sent %" PRIu64
+			" bytes, server received %" PRIu64 "\n",
+			tname(), sent, bytes);
+		exit(1);
+	}
+	printf("result mode=stream transport=%s msgsize=%zu bytes=%" PRIu64
+	       " seconds=%.3f mbps=%.1f send_mbps=%.1f\n", tname(),
+	       cfg.msgsize, bytes, ns / 1e9,
+	       ns ? bytes * 8e3 / ns : 0.0, sent * 8 / send_s / 1e6);
+	free(buf);
+}
+
+static int do_client(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	if (!cfg.addr) {
+		usage(stderr);
+		return 2;
+	}
+	sl = make_addr(&ss, cfg.addr);
+	fd = new_socket();
+	if (connect(fd, (struct sockaddr *)&ss, sl))
+		die("connect");
+	if (cfg.rr)
+		client_rr(fd);
+	else
+		client_stream(fd);
+	fflush(stdout);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "server")) {
+		cfg.server = true;
+	} else if (strcmp(argv[1], "client")) {
+		usage(stderr);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt(argc, argv, "t:6a:p:m:s:d:n:b:h")) != -1) {
+		switch (c) {
+		case 't':
+			if (!strcmp(optarg, "mrc"))
+				cfg.mrc = true;
+			else if (strcmp(optarg, "tcp"))
+				goto bad;
+			break;
+		case '6':
+			cfg.v6 = true;
+			break;
+		case 'a':
+			cfg.addr = optarg;
+			break;
+		case 'p':
+			cfg.port = atoi(optarg);
+			break;
+		case 'm':
+			if (!strcmp(optarg, "rr"))
+				cfg.rr = true;
+			else if (strcmp(optarg, "stream"))
+				goto bad;
+			break;
+		case 's':
+			cfg.msgsize = strtoul(optarg, NULL, 0);
+			break;
+		case 'd':
+			cfg.seconds = atof(optarg);
+			break;
+		case 'n':
+			cfg.count = atol(optarg);
+			break;
+		case 'b':
+			cfg.buf = atoi(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1)
+		goto bad;
+	return cfg.server ? do_server() : do_client();
+bad:
+	usage(stderr);
+	return 2;
+}
