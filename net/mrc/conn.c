@@ -5,6 +5,7 @@
 #include <linux/gcd.h>
 #include <linux/random.h>
 #include <linux/rhashtable.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -65,6 +66,20 @@ int mrc_conn_hash(struct sock *sk)
 		if (err != -EEXIST)
 			break;
 	}
+	if (err)
+		msk->local_cid = 0;
+	return err;
+}
+
+/* Make a connection findable under a chosen id; -EEXIST if it is taken. */
+static int mrc_conn_hash_cid(struct sock *sk, u32 cid)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	int err;
+
+	msk->local_cid = cid;
+	err = rhashtable_lookup_insert_fast(&mrc_sk_pernet(sk)->conns,
+					    &msk->node, mrc_conn_params);
 	if (err)
 		msk->local_cid = 0;
 	return err;
@@ -360,20 +375,28 @@ static void mrc_addr_from_skb(const struct sk_buff *skb, struct in6_addr *src,
 	}
 }
 
-/* A SYN we answered already (its SYNACK was lost): the child is still
- * waiting in the accept queue.
+/* The id a listener gives the connection a SYN asks for: a keyed hash of
+ * what identifies the SYN, so that a repeated SYN (its SYNACK was lost)
+ * finds the connection the first one made, even after accept().  @i picks
+ * another id when one is taken by an unrelated connection.
  */
-static struct sock *mrc_listen_find_child(struct sock *lsk,
-					  const struct in6_addr *peer,
-					  u32 peer_cid)
+static u32 mrc_syn_cid(struct mrc_net *mn, const struct in6_addr *peer,
+		       const struct mrc_syn_hdr *syn, u32 i)
 {
-	struct mrc_sock *child;
+	struct {
+		struct in6_addr	peer;
+		__be32		cid;
+		__be32		isn;
+		__be16		sport;
+		__be16		dport;
+		u32		i;
+	} id = {
+		.peer = *peer, .cid = syn->common.src_cid, .isn = syn->isn,
+		.sport = syn->src_port, .dport = syn->dst_port, .i = i,
+	};
+	u32 cid = (u32)siphash(&id, sizeof(id), &mn->cid_key);
 
-	list_for_each_entry(child, &mrc_sk(lsk)->accept_queue, accept_node)
-		if (child->peer_cid == peer_cid &&
-		    ipv6_addr_equal(&child->peer, peer))
-			return &child->inet.sk;
-	return NULL;
+	return cid ? cid : 1;
 }
 
 static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,
@@ -406,7 +429,7 @@ static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,
 static int mrc_listen_new_child(struct sock *lsk,
 				const struct mrc_syn_hdr *syn,
 				const struct in6_addr *peer,
-				const struct in6_addr *local)
+				const struct in6_addr *local, u32 cid)
 {
 	struct mrc_sock *child;
 	struct sock *sk;
@@ -445,7 +468,7 @@ static int mrc_listen_new_child(struct sock *lsk,
 		goto err;
 	if (mrc_route_mss(sk) < 0)
 		goto err;
-	if (mrc_conn_hash(sk))
+	if (mrc_conn_hash_cid(sk, cid))
 		goto err;
 	child->snd_una = get_random_u32();
 	child->snd_nxt = child->snd_una;
@@ -456,6 +479,8 @@ static int mrc_listen_new_child(struct sock *lsk,
 	child->last_rcv_ns = child->last_ack_ns;
 
 	mrc_send_syn(sk, MRC_PKT_SYNACK);
+	/* from now on the peer must show signs of life */
+	mrc_timer_arm(sk);
 	/* the clone's second reference is the accept queue's */
 	list_add_tail(&child->accept_node, &mrc_sk(lsk)->accept_queue);
 	sk_acceptq_added(lsk);
@@ -483,6 +508,7 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
 	struct in6_addr peer, local;
 	struct sock *sk;
+	u32 cid, i;
 
 	if (lsk->sk_state != TCP_LISTEN) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
@@ -503,12 +529,26 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 		return;
 	}
 
-	sk = mrc_listen_find_child(lsk, &peer, ntohl(syn->common.src_cid));
-	if (sk) {
-		MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
-		bh_lock_sock(sk);
-		mrc_send_syn(sk, MRC_PKT_SYNACK);
-		bh_unlock_sock(sk);
+	for (i = 0; i < 4; i++) {
+		cid = mrc_syn_cid(mn, &peer, syn, i);
+		sk = mrc_conn_lookup(mn, cid);
+		if (!sk)
+			break;
+		if (mrc_sk(sk)->peer_cid == ntohl(syn->common.src_cid) &&
+		    ipv6_addr_equal(&mrc_sk(sk)->peer, &peer)) {
+			/* repeated SYN: answer from the connection it made */
+			MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
+			bh_lock_sock(sk);
+			if (sk->sk_state != TCP_CLOSE)
+				mrc_send_syn(sk, MRC_PKT_SYNACK);
+			bh_unlock_sock(sk);
+			sock_put(sk);
+			return;
+		}
+		sock_put(sk);
+	}
+	if (i == 4) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
 		return;
 	}
 
@@ -517,7 +557,7 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 		return;
 	}
 
-	if (mrc_listen_new_child(lsk, syn, &peer, &local)) {
+	if (mrc_listen_new_child(lsk, syn, &peer, &local, cid)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
 		return;
 	}
@@ -545,7 +585,13 @@ void mrc_listen_stop(struct sock *lsk)
 		/* nobody owns it: it was never accepted */
 		sock_orphan(sk);
 		sock_hold(sk);
-		mrc_conn_abort(sk, ECONNRESET, true);
+		if (sk->sk_state == TCP_CLOSE) {
+			/* reset while it waited: nothing left but the socket */
+			mrc_rcv_purge(sk);
+			sock_put(sk);
+		} else {
+			mrc_conn_abort(sk, ECONNRESET, true);
+		}
 		mrc_sk_release_parent(sk);
 		bh_unlock_sock(sk);
 		local_bh_enable();

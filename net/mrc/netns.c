@@ -2,6 +2,7 @@
 /* mrc per-network-namespace state: the settings, the counters and the
  * kernel UDP tunnel sockets bound to the namespace's encapsulation port.
  */
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <net/udp_tunnel.h>
 
@@ -137,6 +138,7 @@ static int __net_init mrc_net_init(struct net *net)
 	mutex_init(&mn->lock);
 	mn->port = MRC_DEFAULT_UDP_PORT;
 	mrc_settings_default(&mn->settings);
+	get_random_bytes(&mn->cid_key, sizeof(mn->cid_key));
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;

@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/rhashtable-types.h>
+#include <linux/siphash.h>
 #include <net/inet_sock.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -273,6 +274,7 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @conns: connections by local cid (RCU lookups from softirq)
  * @ports_lock: protects @ports (BH-safe)
  * @ports: bound mrc ports, RCU lookups from softirq
+ * @cid_key: key of the ids listeners derive from SYNs (mrc_syn_cid())
  * @settings: tunables, see struct mrc_settings
  * @mib: counters of this namespace
  */
@@ -284,6 +286,7 @@ struct mrc_net {
 	struct rhashtable	conns;
 	spinlock_t		ports_lock;	/* see above */
 	struct hlist_head	ports[256];
+	siphash_key_t		cid_key;
 	struct mrc_settings {
 		u32	rto_min_us;
 		u32	rto_max_us;

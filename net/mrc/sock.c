@@ -259,6 +259,17 @@ out:
 	return err;
 }
 
+/* A connect attempt is over: what connect() returns (@ok on success). */
+static int mrc_connect_result(struct socket *sock, struct sock *sk, int ok)
+{
+	if (sk->sk_state == TCP_CLOSE) {
+		sock->state = SS_UNCONNECTED;
+		return sock_error(sk) ? : -ECONNABORTED;
+	}
+	sock->state = SS_CONNECTED;
+	return ok;
+}
+
 static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		       int flags)
 {
@@ -289,14 +300,8 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 			err = -EALREADY;
 			goto wait;
 		}
-		if (sk->sk_state == TCP_CLOSE) {
-			/* a non-blocking connect failed: report it once */
-			err = sock_error(sk) ? : -ECONNABORTED;
-			sock->state = SS_UNCONNECTED;
-			goto out;
-		}
-		sock->state = SS_CONNECTED;
-		err = -EISCONN;
+		/* a non-blocking connect ended: report a failure once */
+		err = mrc_connect_result(sock, sk, -EISCONN);
 		goto out;
 	default:
 		break;
@@ -350,15 +355,8 @@ wait:
 		sk_wait_event(sk, &timeo, sk->sk_state != TCP_SYN_SENT, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
-	if (sk->sk_state == TCP_SYN_SENT)
-		goto out;
-	if (sk->sk_state == TCP_CLOSE) {
-		err = sock_error(sk) ? : -ECONNABORTED;
-		sock->state = SS_UNCONNECTED;
-		goto out;
-	}
-	sock->state = SS_CONNECTED;
-	err = 0;
+	if (sk->sk_state != TCP_SYN_SENT)
+		err = mrc_connect_result(sock, sk, 0);
 out:
 	release_sock(sk);
 	return err;
