@@ -9,6 +9,13 @@
 mrc_require_build
 mrc_module_load || { mrc_fail "module loads"; mrc_done; }
 mrc_pair || { mrc_fail "pair topology"; mrc_done; }
+# netem's burst model changes state per packet: a sender backed off to a
+# few packets per second can stay in the 70% loss state for many seconds
+# in both directions.  This test is about integrity, so give connections
+# a minute rather than the default 15 s before they give up.
+for ns in "$MRC_H1" "$MRC_H2"; do
+	ip netns exec "$ns" "$MRC_TOOL" config set conn_timeout_ms 60000
+done
 
 # messages of 1 byte to 256 KiB, log-uniform
 msgs=(-n 300 -m 1 -M 256K)
