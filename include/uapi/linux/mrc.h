@@ -25,15 +25,46 @@
 #define MRC_DEFAULT_EV_COUNT		128
 #define MRC_DEFAULT_EV_PORT_MIN		49152
 #define MRC_DEFAULT_EV_PORT_MAX		65535
+#define MRC_DEFAULT_EV_SPARES		32
+#define MRC_DEFAULT_EV_POLICY		MRC_EV_POLICY_SPRAY
+#define MRC_DEFAULT_PROBE_INTERVAL_MS	100
 
 /* Limits of the settings. */
 #define MRC_MAX_MSG_SIZE_LIMIT		(1U << 30)
 #define MRC_EV_COUNT_LIMIT		1024
+#define MRC_EV_SPARES_LIMIT		1024
+
+/* How a connection spreads its packets over its entropy values (EVs). */
+enum mrc_ev_policy {
+	MRC_EV_POLICY_SPRAY,	/* rotate over every usable EV */
+	MRC_EV_POLICY_SINGLE,	/* one EV for the whole connection, like a
+				 * classic ECMP-hashed flow (for comparison)
+				 */
+};
+
+/* State of one entropy value of a connection. */
+enum mrc_ev_state {
+	MRC_EV_GOOD,		/* in use */
+	MRC_EV_SKIP,		/* returned a CE mark: skipped for one round */
+	MRC_EV_BAD,		/* lost a packet: not used, probed until it
+				 * answers
+				 */
+	MRC_EV_DENIED,		/* not used, by the administrator's order */
+};
 
 /* getsockopt(SOL_MRC, ...) */
 #define MRC_INFO		1	/* struct mrc_info */
+#define MRC_EV_COUNT		2	/* int: EVs of the connection (1 to
+					 * MRC_EV_COUNT_LIMIT, 0 = the
+					 * namespace's setting); before
+					 * connect() or listen()
+					 */
+#define MRC_EV_POLICY		3	/* int: enum mrc_ev_policy, -1 = the
+					 * namespace's setting; before
+					 * connect() or listen()
+					 */
 
-#define MRC_INFO_VERSION	1
+#define MRC_INFO_VERSION	2
 
 /**
  * struct mrc_info - state and counters of one connection (MRC_INFO)
@@ -72,6 +103,14 @@ struct mrc_info {
 	__u32	mrci_snd_nxt;		/* next new PSN */
 	__u32	mrci_rcv_nxt;		/* next PSN expected in order */
 	__u32	mrci_pad2;
+	/* version 2 */
+	__u16	mrci_ev_good;		/* EVs per state, spares included */
+	__u16	mrci_ev_skip;
+	__u16	mrci_ev_bad;
+	__u16	mrci_ev_denied;
+	__u8	mrci_ev_policy;		/* enum mrc_ev_policy */
+	__u8	mrci_pad3[3];
+	__u32	mrci_ev_changes;	/* EV state changes */
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
@@ -83,6 +122,9 @@ enum mrc_cmd {
 	MRC_CMD_CONFIG_GET,
 	MRC_CMD_CONFIG_SET,
 	MRC_CMD_STATS_GET,
+	MRC_CMD_CONN_GET,	/* dump: connections (attribute set "conn") */
+	MRC_CMD_PATH_GET,	/* dump: the EVs of one connection ("path") */
+	MRC_CMD_PATH_SET,	/* deny or allow EVs ("path") */
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
@@ -103,6 +145,9 @@ enum mrc_config_attr {
 	MRC_A_CONFIG_EV_COUNT,		/* u16: entropy values per connection */
 	MRC_A_CONFIG_EV_PORT_MIN,	/* u16: lowest UDP source port (EV) */
 	MRC_A_CONFIG_EV_PORT_MAX,	/* u16: highest UDP source port (EV) */
+	MRC_A_CONFIG_EV_SPARES,		/* u16: spare EVs per connection */
+	MRC_A_CONFIG_EV_POLICY,		/* u8: enum mrc_ev_policy */
+	MRC_A_CONFIG_PROBE_INTERVAL_MS,	/* u32: probes of BAD EVs this often */
 
 	__MRC_A_CONFIG_MAX,
 	MRC_A_CONFIG_MAX = __MRC_A_CONFIG_MAX - 1
@@ -161,9 +206,86 @@ enum mrc_stats_attr {
 	MRC_A_STATS_CONN_ABORTED,	/* connections aborted (reset, protocol error) */
 	MRC_A_STATS_CONN_TIMEDOUT,	/* connections that timed out */
 	MRC_A_STATS_CONN_ORPHANED,	/* connections closed with data still to deliver */
+	MRC_A_STATS_EV_BAD_LOSS,	/* EV went BAD: a packet sent on it was lost */
+	MRC_A_STATS_EV_BAD_RTO,		/* EV went BAD: a timeout while it carried data */
+	MRC_A_STATS_EV_SKIP_CE,		/* EV went SKIP: a CE mark came back on it */
+	MRC_A_STATS_EV_GOOD_PROBE,	/* EV went GOOD: a probe on it was answered */
+	MRC_A_STATS_EV_GOOD_SKIPPED,	/* EV went GOOD: skipped for one round */
+	MRC_A_STATS_EV_DENIED,		/* EV went DENIED: by the administrator */
+	MRC_A_STATS_EV_ALLOWED,		/* EV went GOOD: allowed again by the administrator */
+	MRC_A_STATS_EV_REPLACED,	/* a spare EV took the place of a BAD or DENIED one */
+	MRC_A_STATS_EV_RECYCLED,	/* a BAD EV that never answered got a new source port */
+	MRC_A_STATS_EV_PROBE,		/* probes sent on BAD EVs */
+	MRC_A_STATS_EV_NONE_USABLE,	/* packets sent on a BAD EV: no usable EV was left */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
+};
+
+/* Attribute set "conn": one connection (MRC_CMD_CONN_GET dump). */
+enum mrc_conn_attr {
+	MRC_A_CONN_UNSPEC,
+	MRC_A_CONN_PAD,
+	MRC_A_CONN_LOCAL_CID,		/* u32 */
+	MRC_A_CONN_PEER_CID,		/* u32 */
+	MRC_A_CONN_FAMILY,		/* u16: AF_INET or AF_INET6 */
+	MRC_A_CONN_SADDR,		/* binary: 4 or 16 bytes, by family */
+	MRC_A_CONN_DADDR,		/* binary: 4 or 16 bytes, by family */
+	MRC_A_CONN_SPORT,		/* u16: our mrc port */
+	MRC_A_CONN_DPORT,		/* u16: the peer's mrc port */
+	MRC_A_CONN_STATE,		/* u8: TCP_ESTABLISHED, ... */
+	MRC_A_CONN_POLICY,		/* u8: enum mrc_ev_policy */
+	MRC_A_CONN_EVS,			/* u16: EVs in use (spares excluded) */
+	MRC_A_CONN_EV_GOOD,		/* u16: EVs per state, spares included */
+	MRC_A_CONN_EV_SKIP,		/* u16 */
+	MRC_A_CONN_EV_BAD,		/* u16 */
+	MRC_A_CONN_EV_DENIED,		/* u16 */
+	MRC_A_CONN_EV_CHANGES,		/* u32: EV state changes */
+	MRC_A_CONN_SRTT_US,		/* u32 */
+	MRC_A_CONN_RTO_US,		/* u32 */
+	MRC_A_CONN_CWND,		/* u32: packets */
+	MRC_A_CONN_IN_FLIGHT,		/* u32: packets */
+	MRC_A_CONN_BYTES_SENT,		/* u64: acknowledged */
+	MRC_A_CONN_BYTES_RECEIVED,	/* u64: delivered in order */
+	MRC_A_CONN_MSGS_SENT,		/* u64 */
+	MRC_A_CONN_MSGS_RECEIVED,	/* u64 */
+	MRC_A_CONN_PKTS_SENT,		/* u64: transmissions */
+	MRC_A_CONN_PKTS_RECEIVED,	/* u64 */
+	MRC_A_CONN_RETRANS,		/* u64 */
+	MRC_A_CONN_LOST,		/* u64 */
+	MRC_A_CONN_RTO_COUNT,		/* u64 */
+	MRC_A_CONN_CE,			/* u64 */
+
+	__MRC_A_CONN_MAX,
+	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1
+};
+
+/* Attribute set "path": one entropy value of a connection
+ * (MRC_CMD_PATH_GET dump, which needs MRC_A_PATH_CID), or what to deny or
+ * allow (MRC_CMD_PATH_SET: MRC_A_PATH_STATE DENIED or GOOD, and either
+ * MRC_A_PATH_CID with MRC_A_PATH_PORT for one EV of one connection, or
+ * MRC_A_PATH_PORT_MIN/MAX, optionally with MRC_A_PATH_PEER, for a source
+ * port range of every present and future connection to that peer).
+ */
+enum mrc_path_attr {
+	MRC_A_PATH_UNSPEC,
+	MRC_A_PATH_PAD,
+	MRC_A_PATH_CID,			/* u32: the connection's local id */
+	MRC_A_PATH_PORT,		/* u16: UDP source port of the EV */
+	MRC_A_PATH_STATE,		/* u8: enum mrc_ev_state */
+	MRC_A_PATH_ACTIVE,		/* u8: 1 in use, 0 a spare */
+	MRC_A_PATH_SENT,		/* u64: packets sent on it */
+	MRC_A_PATH_ACKED,		/* u64 */
+	MRC_A_PATH_LOST,		/* u64 */
+	MRC_A_PATH_CE,			/* u64 */
+	MRC_A_PATH_PROBES,		/* u64: probes sent on it while BAD */
+	MRC_A_PATH_SRTT_US,		/* u32: 0 before the first sample */
+	MRC_A_PATH_PEER,		/* binary: 4 or 16 bytes (PATH_SET) */
+	MRC_A_PATH_PORT_MIN,		/* u16 (PATH_SET) */
+	MRC_A_PATH_PORT_MAX,		/* u16 (PATH_SET) */
+
+	__MRC_A_PATH_MAX,
+	MRC_A_PATH_MAX = __MRC_A_PATH_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_MRC_H */
