@@ -46,15 +46,40 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 struct talk_ctx {
 	mnl_cb_t cb;
 	void *data;
-	int error;		/* negative errno from NLMSG_ERROR */
+	int error;		/* negative errno from NLMSG_ERROR or DONE */
+	bool interrupted;	/* a dump part had NLM_F_DUMP_INTR */
 	char extack[256];	/* the kernel's extack message, if any */
 };
 
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct talk_ctx *ctx = data;
+	int ret;
 
-	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		ctx->interrupted = true;
+	if (!ctx->cb)
+		return MNL_CB_OK;
+	ret = ctx->cb(nlh, ctx->data);
+	if (ret == MNL_CB_ERROR && !ctx->error)
+		ctx->error = -EBADMSG;
+	return ret;
+}
+
+/* The extack message among the TLVs that follow an error at @off. */
+static void get_extack(const struct nlmsghdr *nlh, unsigned int off,
+		       struct talk_ctx *ctx)
+{
+	const struct nlattr *attr;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	mnl_attr_for_each(attr, nlh, off) {
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+			snprintf(ctx->extack, sizeof(ctx->extack), "%s",
+				 mnl_attr_get_str(attr));
+	}
 }
 
 /* Keep the kernel's error and its extack message for the caller. */
@@ -62,7 +87,6 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 	struct talk_ctx *ctx = data;
-	const struct nlattr *attr;
 	unsigned int off;
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
@@ -73,24 +97,40 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_STOP;
 
 	ctx->error = err->error;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		off = sizeof(*err);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += mnl_nlmsg_get_payload_len(&err->msg);
-		mnl_attr_for_each(attr, nlh, off) {
-			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
-				snprintf(ctx->extack, sizeof(ctx->extack), "%s",
-					 mnl_attr_get_str(attr));
-		}
-	}
+	off = sizeof(*err);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&err->msg);
+	get_extack(nlh, off, ctx);
 	return MNL_CB_ERROR;
 }
 
-/* Send @nlh and run the replies; 0 or -1 with ctx->error set. */
+/* The end of a dump: an int, the dump's error (0 if it went well),
+ * followed by extack TLVs when it failed part way.
+ */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk_ctx *ctx = data;
+	int error;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(error))
+		return MNL_CB_STOP;
+	memcpy(&error, mnl_nlmsg_get_payload(nlh), sizeof(error));
+	if (!error)
+		return MNL_CB_STOP;
+	ctx->error = error < 0 ? error : -error;
+	get_extack(nlh, sizeof(error), ctx);
+	return MNL_CB_ERROR;
+}
+
+/* Send @nlh and run the replies, every part of a dump up to NLMSG_DONE;
+ * 0 or -1 with ctx->error set.
+ */
 static int talk(struct mrc_nl *nl, struct nlmsghdr *nlh, struct talk_ctx *ctx)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+	};
 	unsigned int seq = nlh->nlmsg_seq;
 	int ret;
 
@@ -104,11 +144,12 @@ static int talk(struct mrc_nl *nl, struct nlmsghdr *nlh, struct talk_ctx *ctx)
 			ctx->error = ret < 0 ? -errno : -EPIPE;
 			return -1;
 		}
+		errno = 0;
 		ret = mnl_cb_run2(nl->buf, ret, seq, nl->portid, data_cb, ctx,
 				  ctl, NLMSG_MIN_TYPE);
 	} while (ret > 0);
 	if (ret < 0 && !ctx->error)
-		ctx->error = -errno;
+		ctx->error = errno ? -errno : -EBADMSG;
 	return ret < 0 ? -1 : 0;
 }
 
@@ -171,13 +212,25 @@ void mrc_nl_close(struct mrc_nl *nl)
 	free(nl);
 }
 
+/**
+ * mrc_nl_msg() - start a request of the mrc family in the socket's buffer
+ * @nl: the open family
+ * @cmd: MRC_CMD_*
+ * @flags: NLM_F_DUMP for a dump, or 0
+ *
+ * A "do" request asks for an ACK; a dump ends with NLMSG_DONE instead.
+ *
+ * Return: the message, to add attributes to.
+ */
 struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
 	struct genlmsghdr *g;
 
 	nlh->nlmsg_type = nl->family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	if ((flags & NLM_F_DUMP) != NLM_F_DUMP)
+		nlh->nlmsg_flags |= NLM_F_ACK;
 	nlh->nlmsg_seq = ++nl->seq;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = cmd;
@@ -186,10 +239,42 @@ struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags)
 }
 
 /**
+ * mrc_nl_talk_quiet() - send a request, feed each reply to @cb
+ * @nl: the open family
+ * @nlh: the request, from mrc_nl_msg()
+ * @cb: called for each reply message (each part of a dump), may be NULL
+ * @data: passed to @cb
+ * @quiet_errno: an errno the caller expects and handles, or 0
+ *
+ * Return: MRC_EXIT_OK; -1 if the kernel answered -@quiet_errno (nothing
+ * printed); or MRC_EXIT_KERNEL after printing the kernel's error and its
+ * extack message.
+ */
+int mrc_nl_talk_quiet(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		      void *data, int quiet_errno)
+{
+	struct talk_ctx ctx = { .cb = cb, .data = data };
+	int ret = talk(nl, nlh, &ctx);
+
+	if (ctx.interrupted)
+		fprintf(stderr, "mrc: the dump was interrupted and may be inconsistent\n");
+	if (ret == 0)
+		return MRC_EXIT_OK;
+	if (quiet_errno && ctx.error == -quiet_errno)
+		return -1;
+	if (ctx.extack[0])
+		fprintf(stderr, "mrc: %s: %s\n", strerror(-ctx.error),
+			ctx.extack);
+	else
+		fprintf(stderr, "mrc: %s\n", strerror(-ctx.error));
+	return MRC_EXIT_KERNEL;
+}
+
+/**
  * mrc_nl_talk() - send a request, feed each reply to @cb
  * @nl: the open family
  * @nlh: the request, from mrc_nl_msg()
- * @cb: called for each reply message, may be NULL
+ * @cb: called for each reply message (each part of a dump), may be NULL
  * @data: passed to @cb
  *
  * Return: MRC_EXIT_OK, or MRC_EXIT_KERNEL after printing the kernel's
@@ -198,16 +283,32 @@ struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags)
 int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
-	struct talk_ctx ctx = { .cb = cb, .data = data };
+	return mrc_nl_talk_quiet(nl, nlh, cb, data, 0);
+}
 
-	if (talk(nl, nlh, &ctx) == 0)
-		return MRC_EXIT_OK;
-	if (ctx.extack[0])
-		fprintf(stderr, "mrc: %s: %s\n", strerror(-ctx.error),
-			ctx.extack);
-	else
-		fprintf(stderr, "mrc: %s\n", strerror(-ctx.error));
-	return MRC_EXIT_KERNEL;
+/**
+ * mrc_nl_uint() - the value of an unsigned integer attribute
+ * @attr: the attribute, may be NULL
+ * @type: MNL_TYPE_U8, _U16, _U32 or _U64
+ *
+ * Return: its value, or 0 if it is absent or not of @type.
+ */
+uint64_t mrc_nl_uint(const struct nlattr *attr, enum mnl_attr_data_type type)
+{
+	if (!attr || mnl_attr_validate(attr, type) < 0)
+		return 0;
+	switch (type) {
+	case MNL_TYPE_U8:
+		return mnl_attr_get_u8(attr);
+	case MNL_TYPE_U16:
+		return mnl_attr_get_u16(attr);
+	case MNL_TYPE_U32:
+		return mnl_attr_get_u32(attr);
+	case MNL_TYPE_U64:
+		return mnl_attr_get_u64(attr);
+	default:
+		return 0;
+	}
 }
 
 /* Collect the top-level attributes of a genl reply into @tb. */
