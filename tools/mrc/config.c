@@ -8,64 +8,103 @@
 
 #include "mrc.h"
 
-/* The settings, by their netlink attribute; names are the tool's words. */
+/* Names of enum mrc_ev_policy, in settings and in connections. */
+const char *const mrc_ev_policy_words[2] = {
+	[MRC_EV_POLICY_SPRAY]	= "spray",
+	[MRC_EV_POLICY_SINGLE]	= "single",
+};
+
+/* The settings, by their netlink attribute; names are the tool's words.
+ * A setting with words is shown and set by the names of its values.
+ */
 static const struct setting {
 	const char *name;
 	uint16_t attr;
-	bool u16;
+	enum mnl_attr_data_type type;
 	uint64_t min, max;
+	const char *const *words;
 	const char *help;
 } settings[] = {
-	{ "port", MRC_A_CONFIG_PORT, true, 1, 65535,
+	{ "port", MRC_A_CONFIG_PORT, MNL_TYPE_U16, 1, 65535, NULL,
 	  "UDP encapsulation port" },
-	{ "rto_min_us", MRC_A_CONFIG_RTO_MIN_US, false, 100, 60000000,
-	  "retransmission timeout floor, microseconds" },
-	{ "rto_max_us", MRC_A_CONFIG_RTO_MAX_US, false, 100, 60000000,
-	  "retransmission timeout ceiling, microseconds" },
-	{ "conn_timeout_ms", MRC_A_CONFIG_CONN_TIMEOUT_MS, false, 10, 3600000,
-	  "nothing acknowledged this long: ETIMEDOUT" },
-	{ "max_msg_size", MRC_A_CONFIG_MAX_MSG_SIZE, false, 1,
-	  MRC_MAX_MSG_SIZE_LIMIT, "largest message, bytes" },
-	{ "ev_count", MRC_A_CONFIG_EV_COUNT, true, 1, MRC_EV_COUNT_LIMIT,
-	  "entropy values per new connection" },
-	{ "ev_port_min", MRC_A_CONFIG_EV_PORT_MIN, true, 1, 65535,
-	  "lowest UDP source port of the entropy values" },
-	{ "ev_port_max", MRC_A_CONFIG_EV_PORT_MAX, true, 1, 65535,
-	  "highest UDP source port of the entropy values" },
+	{ "rto_min_us", MRC_A_CONFIG_RTO_MIN_US, MNL_TYPE_U32, 100, 60000000,
+	  NULL, "retransmission timeout floor, microseconds" },
+	{ "rto_max_us", MRC_A_CONFIG_RTO_MAX_US, MNL_TYPE_U32, 100, 60000000,
+	  NULL, "retransmission timeout ceiling, microseconds" },
+	{ "conn_timeout_ms", MRC_A_CONFIG_CONN_TIMEOUT_MS, MNL_TYPE_U32, 10,
+	  3600000, NULL, "nothing acknowledged this long: ETIMEDOUT" },
+	{ "max_msg_size", MRC_A_CONFIG_MAX_MSG_SIZE, MNL_TYPE_U32, 1,
+	  MRC_MAX_MSG_SIZE_LIMIT, NULL, "largest message, bytes" },
+	{ "ev_count", MRC_A_CONFIG_EV_COUNT, MNL_TYPE_U16, 1,
+	  MRC_EV_COUNT_LIMIT, NULL, "entropy values per new connection" },
+	{ "ev_port_min", MRC_A_CONFIG_EV_PORT_MIN, MNL_TYPE_U16, 1, 65535,
+	  NULL, "lowest UDP source port of the entropy values" },
+	{ "ev_port_max", MRC_A_CONFIG_EV_PORT_MAX, MNL_TYPE_U16, 1, 65535,
+	  NULL, "highest UDP source port of the entropy values" },
+	{ "ev_spares", MRC_A_CONFIG_EV_SPARES, MNL_TYPE_U16, 0,
+	  MRC_EV_SPARES_LIMIT, NULL,
+	  "spare entropy values per new connection" },
+	{ "ev_policy", MRC_A_CONFIG_EV_POLICY, MNL_TYPE_U8,
+	  MRC_EV_POLICY_SPRAY, MRC_EV_POLICY_SINGLE, mrc_ev_policy_words,
+	  "how new connections spread packets over their EVs" },
+	{ "probe_interval_ms", MRC_A_CONFIG_PROBE_INTERVAL_MS, MNL_TYPE_U32,
+	  1, 60000, NULL, "probe a BAD entropy value this often" },
 };
+
+/* "(1-65535)" or "(spray|single)": what a setting accepts. */
+static void print_range(FILE *f, const struct setting *st)
+{
+	uint64_t v;
+
+	if (!st->words) {
+		fprintf(f, "(%llu-%llu)", (unsigned long long)st->min,
+			(unsigned long long)st->max);
+		return;
+	}
+	for (v = st->min; v <= st->max; v++)
+		fprintf(f, "%s%s", v == st->min ? "(" : "|", st->words[v]);
+	fputc(')', f);
+}
 
 static void config_usage(FILE *f)
 {
 	unsigned int i;
 
-	fputs("Usage: mrc config show\n"
+	fputs("Usage: mrc config [ show ]\n"
 	      "       mrc config set SETTING VALUE [SETTING VALUE]...\n"
+	      "       mrc config help\n"
 	      "SETTING:\n", f);
-	for (i = 0; i < ARRAY_SIZE(settings); i++)
-		fprintf(f, "  %-16s %s (%llu-%llu)\n", settings[i].name,
-			settings[i].help, (unsigned long long)settings[i].min,
-			(unsigned long long)settings[i].max);
+	for (i = 0; i < ARRAY_SIZE(settings); i++) {
+		fprintf(f, "  %-18s %s ", settings[i].name, settings[i].help);
+		print_range(f, &settings[i]);
+		fputc('\n', f);
+	}
+}
+
+static void config_show_one(const struct setting *st, const struct nlattr *a)
+{
+	uint64_t val;
+
+	if (mnl_attr_validate(a, st->type) < 0)
+		return;
+	val = mrc_nl_uint(a, st->type);
+	if (st->words && val <= st->max)
+		mrc_out_str(st->name, st->words[val]);
+	else
+		mrc_out_u64(st->name, val);
 }
 
 static int config_show_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[MRC_A_CONFIG_MAX + 1];
-	const struct nlattr *a;
 	unsigned int i;
 
 	if (mrc_nl_attrs(nlh, tb, MRC_A_CONFIG_MAX) < 0)
 		return MNL_CB_ERROR;
 	mrc_out_begin();
-	for (i = 0; i < ARRAY_SIZE(settings); i++) {
-		a = tb[settings[i].attr];
-		if (!a)
-			continue;
-		if (settings[i].u16 && mnl_attr_validate(a, MNL_TYPE_U16) >= 0)
-			mrc_out_u64(settings[i].name, mnl_attr_get_u16(a));
-		else if (!settings[i].u16 &&
-			 mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
-			mrc_out_u64(settings[i].name, mnl_attr_get_u32(a));
-	}
+	for (i = 0; i < ARRAY_SIZE(settings); i++)
+		if (tb[settings[i].attr])
+			config_show_one(&settings[i], tb[settings[i].attr]);
 	mrc_out_end();
 	return MNL_CB_OK;
 }
@@ -73,18 +112,22 @@ static int config_show_cb(const struct nlmsghdr *nlh, void *data)
 static int parse_setting(const struct setting *st, const char *arg,
 			 uint64_t *val)
 {
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	*val = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-' ||
-	    *val < st->min || *val > st->max) {
-		fprintf(stderr, "mrc: \"%s\" is not a valid %s (%llu-%llu)\n",
-			arg, st->name, (unsigned long long)st->min,
-			(unsigned long long)st->max);
-		return -1;
+	if (st->words) {
+		for (v = st->min; v <= st->max; v++) {
+			if (!strcmp(arg, st->words[v])) {
+				*val = v;
+				return 0;
+			}
+		}
+	} else if (!mrc_parse_u64(arg, st->min, st->max, val)) {
+		return 0;
 	}
-	return 0;
+	fprintf(stderr, "mrc: \"%s\" is not a valid %s ", arg, st->name);
+	print_range(stderr, st);
+	fputc('\n', stderr);
+	return -1;
 }
 
 static const struct setting *find_setting(const char *name)
@@ -133,10 +176,17 @@ static int config_set(struct mrc_nl *nl, int argc, char **argv,
 
 	for (i = 0; i < argc; i += 2) {
 		st = find_setting(argv[i]);
-		if (st->u16)
+		switch (st->type) {
+		case MNL_TYPE_U8:
+			mnl_attr_put_u8(nlh, st->attr, vals[i / 2]);
+			break;
+		case MNL_TYPE_U16:
 			mnl_attr_put_u16(nlh, st->attr, vals[i / 2]);
-		else
+			break;
+		default:
 			mnl_attr_put_u32(nlh, st->attr, vals[i / 2]);
+			break;
+		}
 	}
 	return mrc_nl_talk(nl, nlh, NULL, NULL);
 }
@@ -152,8 +202,21 @@ int cmd_config(int argc, char **argv)
 		config_usage(stdout);
 		return MRC_EXIT_OK;
 	}
-	if (argc > 0 && matches(argv[0], "set")) {
+	if (argc > 0 && matches(argv[0], "show")) {
+		if (argc > 1 && matches(argv[1], "help")) {
+			config_usage(stdout);
+			return MRC_EXIT_OK;
+		}
+		if (argc > 1) {
+			fprintf(stderr, "mrc: \"config show\" takes no arguments\n");
+			return MRC_EXIT_USAGE;
+		}
+	} else if (argc > 0 && matches(argv[0], "set")) {
 		set = true;
+		if (argc > 1 && matches(argv[1], "help")) {
+			config_usage(stdout);
+			return MRC_EXIT_OK;
+		}
 		if (argc - 1 > (int)ARRAY_SIZE(vals)) {
 			fprintf(stderr, "mrc: too many settings\n");
 			return MRC_EXIT_USAGE;
@@ -161,12 +224,9 @@ int cmd_config(int argc, char **argv)
 		ret = config_set_parse(argc - 1, argv + 1, vals);
 		if (ret)
 			return ret;
-	} else if (argc > 0 && !matches(argv[0], "show")) {
+	} else if (argc > 0) {
 		fprintf(stderr, "mrc: unknown command \"config %s\"\n", argv[0]);
 		config_usage(stderr);
-		return MRC_EXIT_USAGE;
-	} else if (argc > 1) {
-		fprintf(stderr, "mrc: \"config show\" takes no arguments\n");
 		return MRC_EXIT_USAGE;
 	}
 

@@ -2,16 +2,23 @@
 /* mrc(8): configure and inspect mrc over generic netlink.  This file owns
  * option parsing, the object dispatcher and the plain/JSON output helpers.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mrc.h"
 
 struct mrc_opts opts;
 
-static bool out_first;
+/* JSON output: one level per open object or array; out_first[d] is true
+ * while the container at depth d has no member yet.
+ */
+#define OUT_MAX_DEPTH	8
+static bool out_first[OUT_MAX_DEPTH];
+static unsigned int out_depth;
 
 bool matches(const char *arg, const char *full)
 {
@@ -20,35 +27,184 @@ bool matches(const char *arg, const char *full)
 	return len && len <= strlen(full) && !strncmp(arg, full, len);
 }
 
-void mrc_out_begin(void)
+/**
+ * mrc_parse_u64() - parse a decimal or 0x hexadecimal number in a range
+ * @arg: the command-line word
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @val: the value, set on success
+ *
+ * Return: 0, or -1 if @arg is not a number from @min to @max.
+ */
+int mrc_parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *val)
 {
-	out_first = true;
-	if (opts.json)
-		fputs(opts.pretty ? "{\n" : "{", stdout);
+	char *end;
+
+	errno = 0;
+	*val = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' ||
+	    *val < min || *val > max)
+		return -1;
+	return 0;
 }
 
-void mrc_out_u64(const char *key, uint64_t val)
+/**
+ * mrc_parse_cid() - parse a connection id (decimal or 0x hexadecimal)
+ * @arg: the command-line word
+ * @cid: the id, set on success
+ *
+ * Return: 0, or -1 after printing what was wrong.
+ */
+int mrc_parse_cid(const char *arg, uint32_t *cid)
+{
+	uint64_t val;
+
+	if (mrc_parse_u64(arg, 1, UINT32_MAX, &val)) {
+		fprintf(stderr, "mrc: \"%s\" is not a connection id (1-0xffffffff)\n",
+			arg);
+		return -1;
+	}
+	*cid = val;
+	return 0;
+}
+
+/**
+ * mrc_word() - the name of an enumerated value
+ * @words: names, indexed by value
+ * @n: entries in @words
+ * @val: the value
+ *
+ * Return: the name, or "unknown" for a value the tool has no name for.
+ */
+const char *mrc_word(const char *const *words, unsigned int n,
+		     unsigned int val)
+{
+	return val < n && words[val] ? words[val] : "unknown";
+}
+
+static void out_indent(unsigned int depth)
+{
+	putchar('\n');
+	while (depth--)
+		fputs("    ", stdout);
+}
+
+/* Before a new member of the innermost container: comma, newline, indent. */
+static void out_next(void)
+{
+	if (!out_depth)
+		return;
+	if (!out_first[out_depth - 1])
+		putchar(',');
+	out_first[out_depth - 1] = false;
+	if (opts.pretty)
+		out_indent(out_depth);
+}
+
+static void out_open(char c)
+{
+	out_next();
+	putchar(c);
+	if (out_depth < OUT_MAX_DEPTH)
+		out_first[out_depth++] = true;
+}
+
+static void out_close(char c)
+{
+	if (!out_depth)
+		return;
+	if (!out_first[--out_depth] && opts.pretty)
+		out_indent(out_depth);
+	putchar(c);
+	if (!out_depth)
+		putchar('\n');
+}
+
+static void out_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void out_key(const char *key)
+{
+	out_next();
+	out_json_str(key);
+	putchar(':');
+	if (opts.pretty)
+		putchar(' ');
+}
+
+/* Objects: in plain output, each member is one "key value" line. */
+void mrc_out_begin(void)
 {
 	if (opts.json)
-		printf("%s%s\"%s\":%s%" PRIu64, out_first ? "" : ",",
-		       opts.pretty ? (out_first ? "    " : "\n    ") : "",
-		       key, opts.pretty ? " " : "", val);
-	else
-		printf("%s %" PRIu64 "\n", key, val);
-	out_first = false;
+		out_open('{');
 }
 
 void mrc_out_end(void)
 {
 	if (opts.json)
-		fputs(opts.pretty ? "\n}\n" : "}\n", stdout);
+		out_close('}');
+}
+
+/* Arrays of objects (JSON only: plain output of lists is the caller's). */
+void mrc_out_list_begin(void)
+{
+	if (opts.json)
+		out_open('[');
+}
+
+void mrc_out_list_end(void)
+{
+	if (opts.json)
+		out_close(']');
+}
+
+void mrc_out_u64(const char *key, uint64_t val)
+{
+	if (opts.json) {
+		out_key(key);
+		printf("%" PRIu64, val);
+	} else {
+		printf("%s %" PRIu64 "\n", key, val);
+	}
+}
+
+void mrc_out_str(const char *key, const char *val)
+{
+	if (opts.json) {
+		out_key(key);
+		out_json_str(val);
+	} else {
+		printf("%s %s\n", key, val);
+	}
+}
+
+void mrc_out_bool(const char *key, bool val)
+{
+	if (opts.json) {
+		out_key(key);
+		fputs(val ? "true" : "false", stdout);
+	} else {
+		printf("%s %s\n", key, val ? "yes" : "no");
+	}
 }
 
 static void usage(FILE *f)
 {
 	fputs("Usage: mrc [OPTIONS] OBJECT { COMMAND | help }\n"
-	      "where  OBJECT := { config | stats }\n"
-	      "       OPTIONS := { -j[son] | -p[retty] | -h[elp] | -V[ersion] }\n"
+	      "where  OBJECT := { config | conn | path | stats }\n"
+	      "       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -h[elp] |\n"
+	      "                    -V[ersion] }\n"
 	      "Run \"mrc OBJECT help\" for the commands of an object.\n", f);
 }
 
@@ -57,6 +213,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } objects[] = {
 	{ "config",	cmd_config },
+	{ "conn",	cmd_conn },
+	{ "path",	cmd_path },
 	{ "stats",	cmd_stats },
 };
 
@@ -65,6 +223,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json",	no_argument, NULL, 'j' },
 		{ "pretty",	no_argument, NULL, 'p' },
+		{ "statistics",	no_argument, NULL, 's' },
 		{ "help",	no_argument, NULL, 'h' },
 		{ "Version",	no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -72,7 +231,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int c;
 
-	while ((c = getopt_long_only(argc, argv, "+jphV", longopts,
+	while ((c = getopt_long_only(argc, argv, "+jpshV", longopts,
 				     NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -80,6 +239,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			opts.pretty = true;
+			break;
+		case 's':
+			opts.stats = true;
 			break;
 		case 'h':
 			usage(stdout);

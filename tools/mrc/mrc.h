@@ -21,6 +21,7 @@ enum {
 struct mrc_opts {
 	bool json;
 	bool pretty;
+	bool stats;
 };
 
 extern struct mrc_opts opts;
@@ -40,13 +41,29 @@ uint64_t mrc_nl_uint(const struct nlattr *attr, enum mnl_attr_data_type type);
 
 /* output helpers (mrc.c) */
 void mrc_out_begin(void);
-void mrc_out_u64(const char *key, uint64_t val);
 void mrc_out_end(void);
+void mrc_out_list_begin(void);
+void mrc_out_list_end(void);
+void mrc_out_u64(const char *key, uint64_t val);
+void mrc_out_str(const char *key, const char *val);
+void mrc_out_bool(const char *key, bool val);
+
+/* command-line values (mrc.c) */
+bool matches(const char *arg, const char *full);
+int mrc_parse_u64(const char *arg, uint64_t min, uint64_t max,
+		  uint64_t *val);
+int mrc_parse_cid(const char *arg, uint32_t *cid);
+const char *mrc_word(const char *const *words, unsigned int n,
+		     unsigned int val);
 
 /* objects */
 int cmd_config(int argc, char **argv);
+int cmd_conn(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
-bool matches(const char *arg, const char *full);
+/* conn.c: the connections' local ids, for "mrc path show" */
+int mrc_conn_ids(struct mrc_nl *nl, uint32_t **cids, unsigned int *n);
+extern const char *const mrc_ev_policy_words[2];
 
 #endif

@@ -53,11 +53,23 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_CONN_ABORTED]	= "conn_aborted",
 	[MRC_A_STATS_CONN_TIMEDOUT]	= "conn_timedout",
 	[MRC_A_STATS_CONN_ORPHANED]	= "conn_orphaned",
+	[MRC_A_STATS_EV_BAD_LOSS]	= "ev_bad_loss",
+	[MRC_A_STATS_EV_BAD_RTO]	= "ev_bad_rto",
+	[MRC_A_STATS_EV_SKIP_CE]	= "ev_skip_ce",
+	[MRC_A_STATS_EV_GOOD_PROBE]	= "ev_good_probe",
+	[MRC_A_STATS_EV_GOOD_SKIPPED]	= "ev_good_skipped",
+	[MRC_A_STATS_EV_DENIED]	= "ev_denied",
+	[MRC_A_STATS_EV_ALLOWED]	= "ev_allowed",
+	[MRC_A_STATS_EV_REPLACED]	= "ev_replaced",
+	[MRC_A_STATS_EV_RECYCLED]	= "ev_recycled",
+	[MRC_A_STATS_EV_PROBE]	= "ev_probe",
+	[MRC_A_STATS_EV_NONE_USABLE]	= "ev_none_usable",
 };
 
 static void stats_usage(FILE *f)
 {
-	fputs("Usage: mrc stats show\n", f);
+	fputs("Usage: mrc stats [ show ]\n"
+	      "       mrc stats help\n", f);
 }
 
 static int stats_show_cb(const struct nlmsghdr *nlh, void *data)
@@ -83,7 +95,8 @@ int cmd_stats(int argc, char **argv)
 	struct mrc_nl *nl;
 	int ret;
 
-	if (argc > 0 && matches(argv[0], "help")) {
+	if ((argc > 0 && matches(argv[0], "help")) ||
+	    (argc > 1 && matches(argv[0], "show") && matches(argv[1], "help"))) {
 		stats_usage(stdout);
 		return MRC_EXIT_OK;
 	}
