@@ -5,7 +5,7 @@
 #   make               module (against KDIR) and tools
 #   make check         every test: static checks, KUnit in UML, selftests
 #                      in a VM; installs missing Debian packages (as root)
-#   make install       module (+ depmod), tool, man pages
+#   make install       module (+ depmod), tool, man pages, bash completion
 #   make kunit         only the KUnit suites
 #   make vmtest        only the selftests in the VM
 #   make vm            a shell in the VM with mrc.ko loaded
@@ -56,6 +56,8 @@ install: all
 	depmod -a -b $(or $(DESTDIR),/) $(notdir $(patsubst %/build,%,$(KDIR)))
 	install -D -m 0755 tools/mrc/mrc $(DESTDIR)$(PREFIX)/sbin/mrc
 	install -D -m 0644 tools/mrc/mrc.8 $(DESTDIR)$(PREFIX)/share/man/man8/mrc.8
+	install -D -m 0644 tools/mrc/mrc.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mrc
 	install -D -m 0644 Documentation/mrc.7 $(DESTDIR)$(PREFIX)/share/man/man7/mrc.7
 	install -D -m 0644 include/uapi/linux/mrc.h $(DESTDIR)$(PREFIX)/include/linux/mrc.h
 
