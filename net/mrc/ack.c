@@ -27,27 +27,18 @@ static void mrc_ev_forget(struct sk_buff *skb)
  * @skb: the packet in the retransmission ring
  * @evi: index of the EV it leaves on
  */
-void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, int evi)
+void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
-	struct mrc_ev *ev = &msk->evs[evi];
+	struct mrc_ev *ev = &msk->evset.evs[evi];
 
 	mrc_ev_forget(skb);
+	cb->evi = evi;
 	list_add_tail(&cb->ev_node, &ev->outstanding);
 	cb->flags |= MRC_CB_ON_EV;
 	ev->sent++;
 	msk->in_flight++;
-}
-
-static struct mrc_ev *mrc_ev_of(struct mrc_sock *msk, u16 port)
-{
-	int i;
-
-	for (i = 0; i < msk->nr_evs; i++)
-		if (msk->evs[i].port == port)
-			return &msk->evs[i];
-	return NULL;
 }
 
 /* Free a packet the peer has (cumulatively) acknowledged. */
@@ -140,13 +131,19 @@ static void mrc_cc_on_loss(struct mrc_sock *msk)
 	msk->recovery_psn = msk->snd_nxt;
 }
 
-/* Judge @skb lost: it will be retransmitted on another EV. */
-static void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
-			  enum mrc_mib_field why)
+/**
+ * mrc_mark_lost() - judge a packet lost: it goes out again on another EV
+ * @sk: the connection, locked
+ * @skb: the packet in the retransmission ring
+ * @why: the loss rule that decided (MRC_MIB_LOST_*)
+ *
+ * The EV it was sent on is left to the caller.
+ */
+void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
+		   enum mrc_mib_field why)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
-	struct mrc_ev *ev;
 
 	if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 		return;
@@ -155,9 +152,7 @@ static void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	msk->lost_cnt++;
 	msk->in_flight--;
 	msk->stats.lost++;
-	ev = mrc_ev_of(msk, cb->ev);
-	if (ev)
-		ev->lost++;
+	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	mrc_cc_on_loss(msk);
 }
@@ -167,24 +162,26 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_ev *ev = &msk->evset.evs[cb->evi];
 	struct mrc_skb_cb *ecb, *tmp;
-	struct mrc_ev *ev;
+	bool lost = false;
 
 	if (cb->flags & MRC_CB_SACKED)
 		return;
-	ev = mrc_ev_of(msk, cb->ev);
 	/* Per-EV rule: one EV is one path, and a path delivers in order.
 	 * What left earlier on this EV and is still missing (visible as
-	 * missing in this ACK: within the SACK range) is lost.
+	 * missing in this ACK: within the SACK range) is lost, and the EV
+	 * with it.
 	 */
-	if (ev && (cb->flags & MRC_CB_ON_EV)) {
+	if (cb->flags & MRC_CB_ON_EV) {
 		list_for_each_entry_safe(ecb, tmp, &ev->outstanding, ev_node) {
-			struct sk_buff *e = mrc_cb_skb(ecb);
-
-			if (e == skb)
+			if (ecb == cb)
 				break;
-			if (mrc_loss_ev_visible(ecb->psn, cum))
-				mrc_mark_lost(sk, e, MRC_MIB_LOST_EV);
+			if (mrc_loss_ev_visible(ecb->psn, cum)) {
+				mrc_mark_lost(sk, mrc_cb_skb(ecb),
+					      MRC_MIB_LOST_EV);
+				lost = true;
+			}
 		}
 		ev->acked++;
 	}
@@ -199,6 +196,10 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 	cb->flags |= MRC_CB_SACKED;
 	if (cb->sent_ns > msk->rack_sent_ns)
 		msk->rack_sent_ns = cb->sent_ns;
+	if (lost)
+		mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS, MRC_MIB_LOST_EV);
+	else
+		mrc_ev_answered(sk, cb->evi, cb->sent_ns);
 }
 
 /* Time rule (RACK-like): a packet sent before one that has been
@@ -223,9 +224,39 @@ static void mrc_rack_detect(struct sock *sk, u64 now)
 		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 			continue;
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
-					  msk->srtt_us))
+					  msk->srtt_us)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
+			mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
+				    MRC_MIB_LOST_EV);
+		}
 	}
+}
+
+/* The ACK names the EV of the packet it echoes: a CE mark came back on
+ * it (SKIP it once), or it answers a probe (a BAD EV works again if the
+ * probe left after it went BAD).
+ */
+static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 flags = ntohs(a->common.flags);
+	u16 evi = mrc_evset_find(&msk->evset, ntohs(a->echo_ev));
+	struct mrc_ev *ev;
+
+	if (flags & MRC_F_CE)
+		msk->stats.ce++;
+	if (evi == MRC_EV_NONE)
+		return;
+	ev = &msk->evset.evs[evi];
+	if (flags & MRC_F_CE) {
+		ev->ce++;
+		if (mrc_evset_skip(&msk->evset, evi))
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_CE);
+	}
+	if ((flags & MRC_F_PROBE) && ev->state == MRC_EV_BAD &&
+	    (s32)(ntohl(a->echo_tsval) -
+		  (u32)div_u64(ev->bad_ns, NSEC_PER_USEC)) > 0)
+		mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_PROBE);
 }
 
 /**
@@ -241,6 +272,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	struct mrc_sock *msk = mrc_sk(sk);
 	u32 cum = ntohl(a->cum_psn), echo = ntohl(a->echo_psn);
 	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
+	u16 flags = ntohs(a->common.flags);
 	u32 acked = 0, psn, i;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
@@ -262,16 +294,16 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		rskb = msk->rtx[echo % MRC_WIN_PKTS];
 		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
 		    (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC) ==
-		    ntohl(a->echo_tsval))
-			mrc_rtt_sample(sk, mrc_now_us32() - ntohl(a->echo_tsval));
-		if (ntohs(a->common.flags) & MRC_F_CE) {
-			struct mrc_ev *ev = mrc_ev_of(msk, ntohs(a->echo_ev));
+		    ntohl(a->echo_tsval)) {
+			u32 rtt = mrc_now_us32() - ntohl(a->echo_tsval);
 
-			if (ev)
-				ev->ce++;
-			msk->stats.ce++;
+			mrc_rtt_sample(sk, rtt);
+			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
+					  rtt);
 		}
 	}
+	if (flags & (MRC_F_CE | MRC_F_PROBE))
+		mrc_rcv_ack_echo_ev(sk, a);
 
 	/* cumulative part: free what the peer has for good */
 	while (msk->snd_una != cum) {
@@ -281,14 +313,14 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		if (!rskb)
 			continue;
 		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
-			struct mrc_ev *ev = mrc_ev_of(msk, mrc_cb(rskb)->ev);
+			u16 evi = mrc_cb(rskb)->evi;
 
 			if (mrc_cb(rskb)->flags & MRC_CB_LOST)
 				msk->lost_cnt--;
 			else
 				msk->in_flight--;
-			if (ev)
-				ev->acked++;
+			msk->evset.evs[evi].acked++;
+			mrc_ev_answered(sk, evi, mrc_cb(rskb)->sent_ns);
 			if (mrc_cb(rskb)->sent_ns > msk->rack_sent_ns)
 				msk->rack_sent_ns = mrc_cb(rskb)->sent_ns;
 		}
@@ -354,8 +386,12 @@ static void mrc_rto_fire(struct sock *sk)
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RTO);
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb)
-			mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
+		if (!skb || (mrc_cb(skb)->flags &
+			     (MRC_CB_SACKED | MRC_CB_LOST)))
+			continue;
+		mrc_ev_fail(sk, mrc_cb(skb)->evi, MRC_MIB_EV_BAD_RTO,
+			    MRC_MIB_LOST_RTO);
+		mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
 	}
 	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
 	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
@@ -376,8 +412,10 @@ static u64 mrc_idle_ns(struct sock *sk)
 	return max_t(u64, limit / 3, (u64)mrc_sk(sk)->rto_us * NSEC_PER_USEC);
 }
 
-/* Next expiry of the connection's timer, or 0 when it has nothing to do. */
-static u64 mrc_timer_deadline(struct sock *sk)
+/* When the connection's own duties (SYN, RTO, window and idle probes)
+ * are due, or 0 when it has none.
+ */
+static u64 mrc_timer_conn_deadline(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	u64 rto = (u64)msk->rto_us * NSEC_PER_USEC;
@@ -411,6 +449,24 @@ static u64 mrc_timer_deadline(struct sock *sk)
 	return max(msk->last_probe_ns, msk->last_rcv_ns) + mrc_idle_ns(sk);
 }
 
+static bool mrc_may_probe_evs(const struct sock *sk)
+{
+	return sk->sk_state == TCP_ESTABLISHED ||
+	       sk->sk_state == TCP_CLOSE_WAIT || sk->sk_state == TCP_FIN_WAIT1;
+}
+
+/* Next expiry of the connection's timer, or 0 when it has nothing to do:
+ * its own duties or the next probe of a BAD EV.
+ */
+static u64 mrc_timer_deadline(struct sock *sk)
+{
+	u64 d = mrc_timer_conn_deadline(sk), p = mrc_sk(sk)->probe_ns;
+
+	if (p && mrc_may_probe_evs(sk) && (!d || p < d))
+		return p;
+	return d;
+}
+
 /**
  * mrc_timer_handle() - the connection's timer expired
  * @sk: the connection, locked, not owned by a process (or owned by the
@@ -426,10 +482,10 @@ void mrc_timer_handle(struct sock *sk)
 	u64 now = mrc_now_ns(), deadline;
 	u64 limit = (u64)READ_ONCE(s->conn_timeout_ms) * NSEC_PER_MSEC;
 
-	deadline = mrc_timer_deadline(sk);
-	if (!deadline)
-		return;
-	if (now < deadline) {
+	if (msk->probe_ns && now >= msk->probe_ns && mrc_may_probe_evs(sk))
+		mrc_ev_probe_due(sk, now);
+	deadline = mrc_timer_conn_deadline(sk);
+	if (!deadline || now < deadline) {
 		mrc_timer_arm(sk);
 		return;
 	}

@@ -123,6 +123,51 @@ struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid)
 	return sk;
 }
 
+/**
+ * mrc_conn_collect() - take references on a batch of connections
+ * @mn: the namespace's mrc state
+ * @skip: walk positions to pass over first (where an earlier batch ended)
+ * @socks: filled with up to @max connections, each with a reference held
+ * @pos: filled with the walk position of each
+ * @max: room in @socks and @pos
+ *
+ * For dumps and for changes to every connection: the caller may sleep
+ * (lock_sock) on what it collected.  Process context.  Connections that
+ * come and go meanwhile may be missed or seen twice, as in any dump.
+ *
+ * Return: how many were collected; fewer than @max when the walk ended.
+ */
+int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
+		     struct sock **socks, unsigned long *pos, int max)
+{
+	struct rhashtable_iter iter;
+	struct mrc_sock *msk;
+	unsigned long i = 0;
+	int n = 0;
+
+	rhashtable_walk_enter(&mn->conns, &iter);
+	rhashtable_walk_start(&iter);
+	while (n < max) {
+		msk = rhashtable_walk_next(&iter);
+		if (IS_ERR(msk)) {
+			if (PTR_ERR(msk) == -EAGAIN)	/* resized: go on */
+				continue;
+			break;
+		}
+		if (!msk)
+			break;
+		if (i++ < skip)
+			continue;
+		if (!refcount_inc_not_zero(&msk->inet.sk.sk_refcnt))
+			continue;
+		socks[n] = &msk->inet.sk;
+		pos[n++] = i - 1;
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+	return n;
+}
+
 static struct hlist_head *mrc_port_bucket(struct mrc_net *mn, u16 port)
 {
 	return &mn->ports[hash_32(port, 8)];
@@ -227,28 +272,54 @@ struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port)
 	return sk;
 }
 
+/* The EV count and policy of a new connection: its socket options, or the
+ * namespace's settings.
+ */
+static void mrc_conn_ev_params(struct sock *sk, u16 *nr_pos, u16 *nr_evs)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 range = READ_ONCE(s->ev_port_max) - READ_ONCE(s->ev_port_min) + 1;
+	u32 pos, spares;
+
+	msk->ev_policy = msk->opt_ev_policy ? msk->opt_ev_policy - 1 :
+			 READ_ONCE(s->ev_policy);
+	pos = msk->opt_ev_count ?: READ_ONCE(s->ev_count);
+	spares = READ_ONCE(s->ev_spares);
+	if (msk->ev_policy == MRC_EV_POLICY_SINGLE) {
+		pos = 1;
+		spares = 0;
+	}
+	/* distinct ports: the range bounds the positions, then the spares */
+	pos = clamp_t(u32, pos, 1, range);
+	spares = min(spares, range - pos);
+	*nr_pos = pos;
+	*nr_evs = pos + spares;
+}
+
 /**
  * mrc_conn_alloc_state() - allocate what a connection needs to run
- * @sk: the socket, locked
+ * @sk: the socket, locked, its peer known
  * @gfp: allocation flags (GFP_ATOMIC from softirq)
  *
  * Return: 0 or -ENOMEM.
  */
 int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
 {
-	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	u16 n = READ_ONCE(mn->settings.ev_count);
+	struct mrc_evset *set = &msk->evset;
+	u16 nr_pos, nr_evs;
 
+	mrc_conn_ev_params(sk, &nr_pos, &nr_evs);
 	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
-	msk->evs = kcalloc(n, sizeof(*msk->evs), gfp);
-	if (!msk->rtx || !msk->rcv_ofo || !msk->evs) {
+	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
+	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
+	if (!msk->rtx || !msk->rcv_ofo || !set->evs || !set->act) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
-	msk->nr_evs = n;
-	mrc_conn_init_evs(sk);
+	mrc_conn_init_evs(sk, nr_pos, nr_evs);
 	return 0;
 }
 
@@ -264,41 +335,69 @@ void mrc_conn_free_state(struct sock *sk)
 	mrc_ofo_purge(sk);
 	kfree(msk->rtx);
 	kfree(msk->rcv_ofo);
-	kfree(msk->evs);
+	kfree(msk->evset.evs);
+	kfree(msk->evset.act);
 	msk->rtx = NULL;
 	msk->rcv_ofo = NULL;
-	msk->evs = NULL;
-	msk->nr_evs = 0;
+	memset(&msk->evset, 0, sizeof(msk->evset));
 }
 
 /**
  * mrc_conn_init_evs() - draw a connection's entropy values
- * @sk: the connection, locked, with msk->evs allocated
+ * @sk: the connection, locked, its EV set allocated
+ * @nr_pos: EVs in use
+ * @nr_evs: EVs in use and spares
  *
- * Distinct source ports drawn at random from the namespace's range.
+ * Distinct source ports drawn at random from the namespace's range; those
+ * the administrator denied for this peer start DENIED.
  */
-void mrc_conn_init_evs(struct sock *sk)
+void mrc_conn_init_evs(struct sock *sk, u16 nr_pos, u16 nr_evs)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 lo = READ_ONCE(s->ev_port_min), hi = READ_ONCE(s->ev_port_max);
-	u32 range = hi - lo + 1, start, step, i;
+	struct mrc_evset *set = &msk->evset;
+	u32 lo = READ_ONCE(mn->settings.ev_port_min);
+	u32 range = READ_ONCE(mn->settings.ev_port_max) - lo + 1;
+	u32 start, step, i;
+	bool replaced;
 
 	/* a step coprime with the range visits distinct ports */
 	start = get_random_u32_below(range);
 	do {
 		step = 1 + get_random_u32_below(range);
 	} while (range > 1 && gcd(step, range) != 1);
-	if (msk->nr_evs > range)
-		msk->nr_evs = range;
-	for (i = 0; i < msk->nr_evs; i++) {
-		struct mrc_ev *ev = &msk->evs[i];
+	for (i = 0; i < nr_evs; i++)
+		set->evs[i].port = lo + (start + (u64)i * step) % range;
+	mrc_evset_init(set, nr_pos, nr_evs, get_random_u32());
+	for (i = 0; i < nr_evs; i++)
+		if (mrc_net_port_denied(mn, &msk->peer, set->evs[i].port))
+			mrc_evset_deny(set, i, &replaced);
+	set->changes = 0;
+}
 
-		ev->port = lo + (start + (u64)i * step) % range;
-		INIT_LIST_HEAD(&ev->outstanding);
+/**
+ * mrc_conn_new_port() - a source port for a recycled EV
+ * @sk: the connection, locked
+ *
+ * Return: a port of the namespace's range that the connection does not
+ * use and the administrator did not deny, or 0 if none was found.
+ */
+u16 mrc_conn_new_port(struct sock *sk)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 lo = READ_ONCE(mn->settings.ev_port_min);
+	u32 range = READ_ONCE(mn->settings.ev_port_max) - lo + 1;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		u16 port = lo + get_random_u32_below(range);
+
+		if (mrc_evset_find(&msk->evset, port) == MRC_EV_NONE &&
+		    !mrc_net_port_denied(mn, &msk->peer, port))
+			return port;
 	}
-	msk->ev_next = get_random_u32_below(msk->nr_evs);
-	msk->ack_ev_next = get_random_u32_below(msk->nr_evs);
+	return 0;
 }
 
 /**
@@ -651,7 +750,7 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 	mrc_conn_established(sk);
 	MRC_INC_STATS(mn, MRC_MIB_CONN_OPENED);
 	/* let the peer's child see us at once, even with nothing to send */
-	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(syn->tsval), 0, false);
+	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(syn->tsval), 0, 0);
 	mrc_push(sk);
 }
 

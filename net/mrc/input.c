@@ -145,7 +145,7 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 	u32 psn = ntohl(d->psn), tsval = ntohl(d->tsval);
-	bool ce = cb->flags & MRC_CB_CE;
+	u16 ce = cb->flags & MRC_CB_CE ? MRC_F_CE : 0;
 	u16 ev = ntohs(d->ev);
 	u32 slot = psn % MRC_WIN_PKTS;
 	bool fin = ntohs(d->common.flags) & MRC_F_FIN;
@@ -252,8 +252,9 @@ static void mrc_rcv_probe(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
 		return;
 	}
-	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(p->tsval),
-			  ntohs(p->ev), mrc_cb(skb)->flags & MRC_CB_CE);
+	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(p->tsval), ntohs(p->ev),
+			  MRC_F_PROBE |
+			  (mrc_cb(skb)->flags & MRC_CB_CE ? MRC_F_CE : 0));
 }
 
 /* A validated packet for a connection or listener; socket locked. */

@@ -3,6 +3,8 @@
  * The contract is Documentation/netlink/specs/mrc.yaml.
  */
 #include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
 
 #include "protocol.h"
 
@@ -16,6 +18,10 @@ static struct netlink_range_validation mrc_timeout_range = {
 
 static struct netlink_range_validation mrc_msg_size_range = {
 	.min = 1, .max = MRC_MAX_MSG_SIZE_LIMIT,
+};
+
+static struct netlink_range_validation mrc_probe_range = {
+	.min = 1, .max = 60 * MSEC_PER_SEC,
 };
 
 static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
@@ -32,6 +38,29 @@ static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 							   MRC_EV_COUNT_LIMIT),
 	[MRC_A_CONFIG_EV_PORT_MIN]	= NLA_POLICY_MIN(NLA_U16, 1),
 	[MRC_A_CONFIG_EV_PORT_MAX]	= NLA_POLICY_MIN(NLA_U16, 1),
+	[MRC_A_CONFIG_EV_SPARES]	= NLA_POLICY_MAX(NLA_U16,
+							 MRC_EV_SPARES_LIMIT),
+	[MRC_A_CONFIG_EV_POLICY]	= NLA_POLICY_MAX(NLA_U8,
+							 MRC_EV_POLICY_SINGLE),
+	[MRC_A_CONFIG_PROBE_INTERVAL_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_probe_range),
+};
+
+static const struct nla_policy mrc_conn_get_policy[MRC_A_CONN_MAX + 1] = {
+	[MRC_A_CONN_LOCAL_CID]		= { .type = NLA_U32 },
+};
+
+static const struct nla_policy mrc_path_get_policy[MRC_A_PATH_MAX + 1] = {
+	[MRC_A_PATH_CID]		= { .type = NLA_U32 },
+};
+
+static const struct nla_policy mrc_path_set_policy[MRC_A_PATH_MAX + 1] = {
+	[MRC_A_PATH_CID]		= { .type = NLA_U32 },
+	[MRC_A_PATH_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
+	[MRC_A_PATH_STATE]		= NLA_POLICY_MAX(NLA_U8, MRC_EV_DENIED),
+	[MRC_A_PATH_PEER]		= NLA_POLICY_RANGE(NLA_BINARY, 4, 16),
+	[MRC_A_PATH_PORT_MIN]		= NLA_POLICY_MIN(NLA_U16, 1),
+	[MRC_A_PATH_PORT_MAX]		= NLA_POLICY_MIN(NLA_U16, 1),
 };
 
 static struct genl_family mrc_genl_family;
@@ -77,7 +106,11 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, MRC_A_CONFIG_MAX_MSG_SIZE, s.max_msg_size) ||
 	    nla_put_u16(msg, MRC_A_CONFIG_EV_COUNT, s.ev_count) ||
 	    nla_put_u16(msg, MRC_A_CONFIG_EV_PORT_MIN, s.ev_port_min) ||
-	    nla_put_u16(msg, MRC_A_CONFIG_EV_PORT_MAX, s.ev_port_max)) {
+	    nla_put_u16(msg, MRC_A_CONFIG_EV_PORT_MAX, s.ev_port_max) ||
+	    nla_put_u16(msg, MRC_A_CONFIG_EV_SPARES, s.ev_spares) ||
+	    nla_put_u8(msg, MRC_A_CONFIG_EV_POLICY, s.ev_policy) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_PROBE_INTERVAL_MS,
+			s.probe_interval_ms)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -104,6 +137,13 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 		s->ev_port_min = nla_get_u16(attrs[MRC_A_CONFIG_EV_PORT_MIN]);
 	if (attrs[MRC_A_CONFIG_EV_PORT_MAX])
 		s->ev_port_max = nla_get_u16(attrs[MRC_A_CONFIG_EV_PORT_MAX]);
+	if (attrs[MRC_A_CONFIG_EV_SPARES])
+		s->ev_spares = nla_get_u16(attrs[MRC_A_CONFIG_EV_SPARES]);
+	if (attrs[MRC_A_CONFIG_EV_POLICY])
+		s->ev_policy = nla_get_u8(attrs[MRC_A_CONFIG_EV_POLICY]);
+	if (attrs[MRC_A_CONFIG_PROBE_INTERVAL_MS])
+		s->probe_interval_ms =
+			nla_get_u32(attrs[MRC_A_CONFIG_PROBE_INTERVAL_MS]);
 
 	if (s->rto_min_us > s->rto_max_us) {
 		NL_SET_ERR_MSG_MOD(extack, "rto_min_us is above rto_max_us");
@@ -160,6 +200,9 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(mn->settings.ev_count, s.ev_count);
 	WRITE_ONCE(mn->settings.ev_port_min, s.ev_port_min);
 	WRITE_ONCE(mn->settings.ev_port_max, s.ev_port_max);
+	WRITE_ONCE(mn->settings.ev_spares, s.ev_spares);
+	WRITE_ONCE(mn->settings.ev_policy, s.ev_policy);
+	WRITE_ONCE(mn->settings.probe_interval_ms, s.probe_interval_ms);
 	mutex_unlock(&mn->lock);
 	return 0;
 }
@@ -186,6 +229,326 @@ static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* Batch of connections a dump or a change works on at a time. */
+#define MRC_NL_BATCH	32
+
+static int mrc_nl_put_addr(struct sk_buff *msg, int attr, bool v4,
+			   const struct in6_addr *a)
+{
+	if (v4)
+		return nla_put_in_addr(msg, attr, a->s6_addr32[3]);
+	return nla_put_in6_addr(msg, attr, a);
+}
+
+/* One connection; socket locked. */
+static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
+			    u32 seq, int flags)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_conn_stats *st = &msk->stats;
+	u16 n[4] = {};
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_CONN_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (msk->evset.nr_evs)
+		mrc_evset_count(&msk->evset, n);
+	if (nla_put_u32(msg, MRC_A_CONN_LOCAL_CID, msk->local_cid) ||
+	    nla_put_u32(msg, MRC_A_CONN_PEER_CID, msk->peer_cid) ||
+	    nla_put_u16(msg, MRC_A_CONN_FAMILY, msk->v4 ? AF_INET : AF_INET6) ||
+	    mrc_nl_put_addr(msg, MRC_A_CONN_SADDR, msk->v4, &msk->saddr) ||
+	    mrc_nl_put_addr(msg, MRC_A_CONN_DADDR, msk->v4, &msk->peer) ||
+	    nla_put_u16(msg, MRC_A_CONN_SPORT, msk->port) ||
+	    nla_put_u16(msg, MRC_A_CONN_DPORT, msk->peer_port) ||
+	    nla_put_u8(msg, MRC_A_CONN_STATE, sk->sk_state) ||
+	    nla_put_u8(msg, MRC_A_CONN_POLICY, msk->ev_policy) ||
+	    nla_put_u16(msg, MRC_A_CONN_EVS, msk->evset.nr_pos) ||
+	    nla_put_u16(msg, MRC_A_CONN_EV_GOOD, n[MRC_EV_GOOD]) ||
+	    nla_put_u16(msg, MRC_A_CONN_EV_SKIP, n[MRC_EV_SKIP]) ||
+	    nla_put_u16(msg, MRC_A_CONN_EV_BAD, n[MRC_EV_BAD]) ||
+	    nla_put_u16(msg, MRC_A_CONN_EV_DENIED, n[MRC_EV_DENIED]) ||
+	    nla_put_u32(msg, MRC_A_CONN_EV_CHANGES, msk->evset.changes) ||
+	    nla_put_u32(msg, MRC_A_CONN_SRTT_US, msk->srtt_us) ||
+	    nla_put_u32(msg, MRC_A_CONN_RTO_US, msk->rto_us) ||
+	    nla_put_u32(msg, MRC_A_CONN_CWND, msk->cwnd) ||
+	    nla_put_u32(msg, MRC_A_CONN_IN_FLIGHT, msk->in_flight) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_SENT, st->bytes_sent,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_RECEIVED,
+			      st->bytes_received, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_MSGS_SENT, st->msgs_sent,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_MSGS_RECEIVED,
+			      st->msgs_received, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_PKTS_SENT, st->pkts_sent,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_PKTS_RECEIVED,
+			      st->pkts_received, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_RETRANS, st->retrans,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_LOST, st->lost, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_RTO_COUNT, st->rto,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_CE, st->ce, MRC_A_CONN_PAD)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/* Dump: cb->args[0] is the walk position to resume at. */
+static int mrc_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
+	struct nlattr *only = info->attrs[MRC_A_CONN_LOCAL_CID];
+	unsigned long pos[MRC_NL_BATCH];
+	struct sock *socks[MRC_NL_BATCH];
+	int i, n, err = 0;
+
+	do {
+		n = mrc_conn_collect(mn, cb->args[0], socks, pos,
+				     MRC_NL_BATCH);
+		for (i = 0; i < n; i++) {
+			struct sock *sk = socks[i];
+
+			if (!err && (!only ||
+				     nla_get_u32(only) == mrc_sk(sk)->local_cid)) {
+				lock_sock(sk);
+				err = mrc_nl_fill_conn(skb, sk,
+						       NETLINK_CB(cb->skb).portid,
+						       cb->nlh->nlmsg_seq,
+						       NLM_F_MULTI);
+				release_sock(sk);
+			}
+			if (!err)
+				cb->args[0] = pos[i] + 1;
+			sock_put(sk);
+		}
+	} while (!err && n == MRC_NL_BATCH);
+	return skb->len;
+}
+
+/* One EV of a connection; socket locked. */
+static int mrc_nl_fill_path(struct sk_buff *msg, struct sock *sk, u16 e,
+			    u32 portid, u32 seq, int flags)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ev *ev = &msk->evset.evs[e];
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_PATH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, MRC_A_PATH_CID, msk->local_cid) ||
+	    nla_put_u16(msg, MRC_A_PATH_PORT, ev->port) ||
+	    nla_put_u8(msg, MRC_A_PATH_STATE, ev->state) ||
+	    nla_put_u8(msg, MRC_A_PATH_ACTIVE, ev->serving != MRC_EV_NONE) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_SENT, ev->sent, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_ACKED, ev->acked,
+			      MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_LOST, ev->lost, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_CE, ev->ce, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_PROBES, ev->probes,
+			      MRC_A_PATH_PAD) ||
+	    nla_put_u32(msg, MRC_A_PATH_SRTT_US, ev->srtt_us)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+/* Dump the EVs of one connection: cb->args[0] is the next slot. */
+static int mrc_nl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
+	struct nlattr *cid = info->attrs[MRC_A_PATH_CID];
+	struct sock *sk;
+	int err = 0;
+
+	if (!cid) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the connection id (cid) is missing");
+		return -EINVAL;
+	}
+	sk = mrc_conn_lookup(mn, nla_get_u32(cid));
+	if (!sk) {
+		if (cb->args[0])	/* it went away during the dump */
+			return 0;
+		NL_SET_ERR_MSG_MOD(cb->extack, "no connection with that id");
+		return -ENOENT;
+	}
+	lock_sock(sk);
+	while (!err && cb->args[0] < mrc_sk(sk)->evset.nr_evs) {
+		err = mrc_nl_fill_path(skb, sk, cb->args[0],
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (!err)
+			cb->args[0]++;
+	}
+	if (!mrc_sk(sk)->evset.nr_evs)
+		cb->args[0] = 1;	/* nothing to show, and done */
+	release_sock(sk);
+	sock_put(sk);
+	return skb->len;
+}
+
+/* Deny or allow the EVs of @sk whose ports are in [@lo, @hi]; locked. */
+static void mrc_nl_apply(struct sock *sk, struct mrc_net *mn, u16 lo, u16 hi,
+			 bool deny)
+{
+	struct mrc_evset *set = &mrc_sk(sk)->evset;
+	u16 e;
+
+	for (e = 0; e < set->nr_evs; e++) {
+		u16 port = set->evs[e].port;
+
+		if (port < lo || port > hi)
+			continue;
+		if (deny)
+			mrc_ev_deny(sk, e);
+		else if (set->evs[e].state == MRC_EV_DENIED &&
+			 !mrc_net_port_denied(mn, &mrc_sk(sk)->peer, port))
+			mrc_ev_revive(sk, e, MRC_MIB_EV_ALLOWED);
+	}
+}
+
+/* One EV of one connection. */
+static int mrc_nl_path_set_one(struct mrc_net *mn, struct genl_info *info,
+			       bool deny)
+{
+	struct nlattr **attrs = info->attrs;
+	struct sock *sk;
+	u16 port;
+	int err = 0;
+
+	if (!attrs[MRC_A_PATH_PORT]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a connection id needs the port of one of its EVs");
+		return -EINVAL;
+	}
+	port = nla_get_u16(attrs[MRC_A_PATH_PORT]);
+	sk = mrc_conn_lookup(mn, nla_get_u32(attrs[MRC_A_PATH_CID]));
+	if (!sk) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_PATH_CID],
+				    "no connection with that id");
+		return -ENOENT;
+	}
+	lock_sock(sk);
+	if (mrc_evset_find(&mrc_sk(sk)->evset, port) == MRC_EV_NONE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_PATH_PORT],
+				    "the connection has no EV with that port");
+		err = -ENOENT;
+	} else {
+		u16 e = mrc_evset_find(&mrc_sk(sk)->evset, port);
+
+		if (deny)
+			mrc_ev_deny(sk, e);
+		else if (mrc_sk(sk)->evset.evs[e].state == MRC_EV_DENIED)
+			mrc_ev_revive(sk, e, MRC_MIB_EV_ALLOWED);
+	}
+	release_sock(sk);
+	sock_put(sk);
+	return err;
+}
+
+static int mrc_nl_path_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_net *mn = mrc_pernet(genl_info_net(info));
+	struct nlattr **attrs = info->attrs;
+	struct in6_addr peer, *peerp = NULL;
+	unsigned long skip = 0, pos[MRC_NL_BATCH];
+	struct sock *socks[MRC_NL_BATCH];
+	u16 lo, hi;
+	bool deny;
+	int i, n, err;
+
+	if (!attrs[MRC_A_PATH_STATE]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the state (denied or good) is missing");
+		return -EINVAL;
+	}
+	switch (nla_get_u8(attrs[MRC_A_PATH_STATE])) {
+	case MRC_EV_DENIED:
+		deny = true;
+		break;
+	case MRC_EV_GOOD:
+		deny = false;
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[MRC_A_PATH_STATE],
+				    "only denied and good (allowed) can be set");
+		return -EINVAL;
+	}
+	if (attrs[MRC_A_PATH_CID]) {
+		if (attrs[MRC_A_PATH_PEER] || attrs[MRC_A_PATH_PORT_MIN] ||
+		    attrs[MRC_A_PATH_PORT_MAX]) {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "a connection id goes with one port, not a peer or a range");
+			return -EINVAL;
+		}
+		return mrc_nl_path_set_one(mn, info, deny);
+	}
+
+	if (!attrs[MRC_A_PATH_PORT_MIN] || !attrs[MRC_A_PATH_PORT_MAX]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "give a connection id and port, or a port range");
+		return -EINVAL;
+	}
+	lo = nla_get_u16(attrs[MRC_A_PATH_PORT_MIN]);
+	hi = nla_get_u16(attrs[MRC_A_PATH_PORT_MAX]);
+	if (lo > hi) {
+		NL_SET_ERR_MSG_MOD(info->extack, "port_min is above port_max");
+		return -EINVAL;
+	}
+	if (attrs[MRC_A_PATH_PEER]) {
+		struct nlattr *a = attrs[MRC_A_PATH_PEER];
+
+		if (nla_len(a) == sizeof(struct in_addr)) {
+			ipv6_addr_set_v4mapped(nla_get_in_addr(a), &peer);
+		} else if (nla_len(a) == sizeof(struct in6_addr)) {
+			peer = nla_get_in6_addr(a);
+		} else {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "the peer is an IPv4 (4 bytes) or IPv6 (16 bytes) address");
+			return -EINVAL;
+		}
+		peerp = &peer;
+	}
+	err = mrc_net_deny(mn, peerp, lo, hi, deny);
+	if (err == -ENOSPC) {
+		NL_SET_ERR_MSG_MOD(info->extack, "too many denied ranges");
+		return err;
+	}
+	if (err == -ENOENT) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no denied range of that peer inside that range");
+		return err;
+	}
+
+	/* the connections that exist now */
+	do {
+		n = mrc_conn_collect(mn, skip, socks, pos, MRC_NL_BATCH);
+		for (i = 0; i < n; i++) {
+			struct sock *sk = socks[i];
+
+			lock_sock(sk);
+			if (mrc_sk(sk)->evset.nr_evs &&
+			    (!peerp || ipv6_addr_equal(peerp, &mrc_sk(sk)->peer)))
+				mrc_nl_apply(sk, mn, lo, hi, deny);
+			release_sock(sk);
+			sock_put(sk);
+			skip = pos[i] + 1;
+		}
+	} while (n == MRC_NL_BATCH);
+	return 0;
+}
+
 static const struct genl_ops mrc_genl_ops[] = {
 	{
 		.cmd	= MRC_CMD_CONFIG_GET,
@@ -201,6 +564,25 @@ static const struct genl_ops mrc_genl_ops[] = {
 	{
 		.cmd	= MRC_CMD_STATS_GET,
 		.doit	= mrc_nl_stats_get,
+	},
+	{
+		.cmd	= MRC_CMD_CONN_GET,
+		.dumpit	= mrc_nl_conn_dump,
+		.policy	= mrc_conn_get_policy,
+		.maxattr = MRC_A_CONN_MAX,
+	},
+	{
+		.cmd	= MRC_CMD_PATH_GET,
+		.dumpit	= mrc_nl_path_dump,
+		.policy	= mrc_path_get_policy,
+		.maxattr = MRC_A_PATH_MAX,
+	},
+	{
+		.cmd	= MRC_CMD_PATH_SET,
+		.doit	= mrc_nl_path_set,
+		.policy	= mrc_path_set_policy,
+		.maxattr = MRC_A_PATH_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -4,6 +4,7 @@
  */
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/udp_tunnel.h>
 
 #include "protocol.h"
@@ -127,6 +128,93 @@ static void mrc_settings_default(struct mrc_settings *s)
 	s->ev_count = MRC_DEFAULT_EV_COUNT;
 	s->ev_port_min = MRC_DEFAULT_EV_PORT_MIN;
 	s->ev_port_max = MRC_DEFAULT_EV_PORT_MAX;
+	s->ev_spares = MRC_DEFAULT_EV_SPARES;
+	s->ev_policy = MRC_DEFAULT_EV_POLICY;
+	s->probe_interval_ms = MRC_DEFAULT_PROBE_INTERVAL_MS;
+}
+
+static bool mrc_deny_matches(const struct mrc_deny *d,
+			     const struct in6_addr *peer)
+{
+	return d->any_peer || ipv6_addr_equal(&d->peer, peer);
+}
+
+/**
+ * mrc_net_port_denied() - did the administrator deny a source port?
+ * @mn: the namespace's mrc state
+ * @peer: the connection's peer (v4-mapped for IPv4)
+ * @port: the source port
+ *
+ * Any context.
+ *
+ * Return: true if a denied range for @peer (or for every peer) holds it.
+ */
+bool mrc_net_port_denied(struct mrc_net *mn, const struct in6_addr *peer,
+			 u16 port)
+{
+	bool denied = false;
+	int i;
+
+	spin_lock_bh(&mn->deny_lock);
+	for (i = 0; i < mn->nr_deny && !denied; i++)
+		denied = mrc_deny_matches(&mn->deny[i], peer) &&
+			 port >= mn->deny[i].port_min &&
+			 port <= mn->deny[i].port_max;
+	spin_unlock_bh(&mn->deny_lock);
+	return denied;
+}
+
+/**
+ * mrc_net_deny() - add or remove a denied source port range
+ * @mn: the namespace's mrc state
+ * @peer: the peer, or NULL for every peer
+ * @port_min: first port of the range
+ * @port_max: last port of the range
+ * @deny: add the range, or remove every part of the list it covers
+ *
+ * Allowing removes the entries for the same peer (or any-peer entries)
+ * that lie inside [@port_min, @port_max].
+ *
+ * Return: 0, -ENOSPC when the list is full, or -ENOENT when allowing
+ * matched no entry.
+ */
+int mrc_net_deny(struct mrc_net *mn, const struct in6_addr *peer,
+		 u16 port_min, u16 port_max, bool deny)
+{
+	int i, err = 0, removed = 0;
+
+	spin_lock_bh(&mn->deny_lock);
+	if (deny) {
+		if (mn->nr_deny >= MRC_DENY_MAX) {
+			err = -ENOSPC;
+		} else {
+			struct mrc_deny *d = &mn->deny[mn->nr_deny++];
+
+			memset(d, 0, sizeof(*d));
+			d->any_peer = !peer;
+			if (peer)
+				d->peer = *peer;
+			d->port_min = port_min;
+			d->port_max = port_max;
+		}
+	} else {
+		for (i = 0; i < mn->nr_deny; ) {
+			struct mrc_deny *d = &mn->deny[i];
+
+			if (d->any_peer == !peer &&
+			    (!peer || ipv6_addr_equal(&d->peer, peer)) &&
+			    d->port_min >= port_min && d->port_max <= port_max) {
+				*d = mn->deny[--mn->nr_deny];
+				removed++;
+				continue;
+			}
+			i++;
+		}
+		if (!removed)
+			err = -ENOENT;
+	}
+	spin_unlock_bh(&mn->deny_lock);
+	return err;
 }
 
 static int __net_init mrc_net_init(struct net *net)
@@ -136,6 +224,7 @@ static int __net_init mrc_net_init(struct net *net)
 	int err;
 
 	mutex_init(&mn->lock);
+	spin_lock_init(&mn->deny_lock);
 	mn->port = MRC_DEFAULT_UDP_PORT;
 	mrc_settings_default(&mn->settings);
 	get_random_bytes(&mn->cid_key, sizeof(mn->cid_key));

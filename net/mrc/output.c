@@ -192,37 +192,6 @@ static struct sk_buff *mrc_alloc_ctl(unsigned int len)
 }
 
 /**
- * mrc_next_ev() - the entropy value for the next packet of a connection
- * @sk: the connection, locked
- * @avoid: an EV index not to use (a retransmission leaves the path its
- *         original took), or -1
- *
- * Return: the index of the EV in msk->evs.
- */
-u16 mrc_next_ev(struct sock *sk, int avoid)
-{
-	struct mrc_sock *msk = mrc_sk(sk);
-	u16 i = msk->ev_next;
-
-	if (++msk->ev_next >= msk->nr_evs)
-		msk->ev_next = 0;
-	if (i == avoid && msk->nr_evs > 1)
-		return mrc_next_ev(sk, -1);
-	return i;
-}
-
-static int mrc_ev_index(const struct sock *sk, u16 port)
-{
-	const struct mrc_sock *msk = mrc_sk(sk);
-	int i;
-
-	for (i = 0; i < msk->nr_evs; i++)
-		if (msk->evs[i].port == port)
-			return i;
-	return -1;
-}
-
-/**
  * mrc_xmit_data() - (re)transmit one queued data packet
  * @sk: the connection, locked
  * @skb: the packet in the retransmission ring; its data stays there
@@ -237,9 +206,10 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	struct mrc_data_hdr *d;
 	struct sk_buff *nskb;
 	struct mrc_flow fl;
-	int evi, err;
+	u16 evi, port;
+	int err;
 
-	evi = mrc_next_ev(sk, cb->tx_count ? mrc_ev_index(sk, cb->ev) : -1);
+	evi = mrc_ev_pick(sk, cb->tx_count ? cb->evi : MRC_EV_NONE);
 
 	/* The data is shared with the queued original; the headers go into
 	 * headroom the original never uses (it is marked nohdr).  Copy if
@@ -254,7 +224,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 		return -ENOBUFS;
 	}
 
-	cb->ev = msk->evs[evi].port;
+	port = msk->evset.evs[evi].port;
 	cb->sent_ns = mrc_now_ns();
 	if (cb->tx_count) {
 		msk->stats.retrans++;
@@ -272,24 +242,24 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	d->msg_len = htonl(cb->msg_len);
 	d->offset = htonl(cb->offset);
 	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
-	d->ev = htons(cb->ev);
+	d->ev = htons(port);
 	d->len = htons(cb->len);
 
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
-	mrc_conn_flow(sk, &fl, cb->ev);
+	mrc_conn_flow(sk, &fl, port);
 	err = mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0);
 	return err;
 }
 
 static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
-			 u32 echo_psn, u32 echo_tsval, u16 echo_ev, bool ce)
+			 u32 echo_psn, u32 echo_tsval, u16 echo_ev, u16 flags)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	u64 sack = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
 				  msk->rcv_nxt);
 
-	mrc_fill_common(&a->common, MRC_PKT_ACK, ce ? MRC_F_CE : 0,
+	mrc_fill_common(&a->common, MRC_PKT_ACK, flags,
 			msk->peer_cid, msk->local_cid);
 	a->cum_psn = htonl(msk->rcv_nxt);
 	a->rwnd = htonl(mrc_rcv_window(sk));
@@ -305,12 +275,9 @@ static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
 /* The EV for an ACK or probe: rotate so the reverse path survives too. */
 static u16 mrc_ctl_ev(struct sock *sk)
 {
-	struct mrc_sock *msk = mrc_sk(sk);
-	u16 i = msk->ack_ev_next;
+	struct mrc_evset *set = &mrc_sk(sk)->evset;
 
-	if (++msk->ack_ev_next >= msk->nr_evs)
-		msk->ack_ev_next = 0;
-	return msk->evs[i].port;
+	return set->evs[mrc_evset_pick_ctl(set)].port;
 }
 
 /**
@@ -319,17 +286,17 @@ static u16 mrc_ctl_ev(struct sock *sk)
  * @echo_psn: PSN of the packet that triggered the ACK
  * @echo_tsval: its transmit time
  * @echo_ev: its entropy value
- * @ce: it arrived CE-marked
+ * @flags: MRC_F_CE if it arrived CE-marked, MRC_F_PROBE if it was a probe
  */
 void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
-		       u16 echo_ev, bool ce)
+		       u16 echo_ev, u16 flags)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_ack_hdr *a;
 	struct sk_buff *skb;
 	struct mrc_flow fl;
 
-	if (!mrc_sk(sk)->rcv_ofo || !mrc_sk(sk)->nr_evs)
+	if (!mrc_sk(sk)->rcv_ofo || !mrc_sk(sk)->evset.nr_evs)
 		return;
 	skb = mrc_alloc_ctl(sizeof(*a));
 	if (!skb) {
@@ -337,7 +304,7 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 		return;
 	}
 	a = skb_push(skb, sizeof(*a));
-	mrc_fill_ack(sk, a, echo_psn, echo_tsval, echo_ev, ce);
+	mrc_fill_ack(sk, a, echo_psn, echo_tsval, echo_ev, flags);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
 	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
 	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
@@ -380,21 +347,20 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
 }
 
-static void mrc_send_small(struct sock *sk, u8 type, u16 flags)
+/* A PROBE or RST on the EV with source port @ev. */
+static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_probe_hdr *p;
 	struct sk_buff *skb;
 	struct mrc_flow fl;
-	u16 ev;
 
 	skb = mrc_alloc_ctl(sizeof(*p));
 	if (!skb) {
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
 		return;
 	}
-	ev = mrc_ctl_ev(sk);
 	p = skb_push(skb, sizeof(*p));
 	mrc_fill_common(&p->common, type, flags, msk->peer_cid,
 			msk->local_cid);
@@ -412,7 +378,19 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 flags)
 void mrc_send_probe(struct sock *sk)
 {
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
-	mrc_send_small(sk, MRC_PKT_PROBE, 0);
+	mrc_send_small(sk, MRC_PKT_PROBE, 0, mrc_ctl_ev(sk));
+}
+
+/**
+ * mrc_send_ev_probe() - probe one EV: does its path work again?
+ * @sk: the connection, locked
+ * @evi: the slot of the EV
+ */
+void mrc_send_ev_probe(struct sock *sk, u16 evi)
+{
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
+	mrc_send_small(sk, MRC_PKT_PROBE, 0,
+		       mrc_sk(sk)->evset.evs[evi].port);
 }
 
 /**
@@ -422,7 +400,7 @@ void mrc_send_probe(struct sock *sk)
 void mrc_send_rst(struct sock *sk)
 {
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_RST);
-	mrc_send_small(sk, MRC_PKT_RST, 0);
+	mrc_send_small(sk, MRC_PKT_RST, 0, mrc_ctl_ev(sk));
 }
 
 /**

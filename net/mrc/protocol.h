@@ -17,6 +17,7 @@
 #include <net/netns/generic.h>
 #include <uapi/linux/mrc.h>
 
+#include "evset.h"
 #include "loss.h"
 #include "mib.h"
 #include "wire.h"
@@ -46,7 +47,7 @@
  * @msg_len: length of the whole message
  * @offset: offset of this piece in the message
  * @len: payload bytes
- * @ev: entropy value of the latest transmission
+ * @evi: slot (in the connection's EV set) of the latest transmission
  * @flags: MRC_CB_*
  * @tx_count: transmissions so far
  * @sent_ns: time of the latest transmission
@@ -58,7 +59,7 @@ struct mrc_skb_cb {
 	u32	msg_len;
 	u32	offset;
 	u16	len;
-	u16	ev;
+	u16	evi;
 	u8	flags;
 	u8	tx_count;
 	u64	sent_ns;
@@ -84,26 +85,6 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
 }
 
 /**
- * struct mrc_ev - one entropy value of a connection and what it carries
- * @port: UDP source port (and IPv6 flow label) of the packets sent on it
- * @outstanding: transmissions on this EV not yet acknowledged, in send
- *               order (packets on one path arrive in order, so a later one
- *               acknowledged while an earlier one is missing means loss)
- * @sent: packets sent on it
- * @acked: packets acknowledged that were sent on it
- * @lost: packets judged lost that were sent on it
- * @ce: CE marks reported for packets sent on it
- */
-struct mrc_ev {
-	u16		port;
-	struct list_head outstanding;
-	u64		sent;
-	u64		acked;
-	u64		lost;
-	u64		ce;
-};
-
-/**
  * struct mrc_sock - an mrc socket: a listener or one connection
  *
  * Locking: everything below is under the socket lock (lock_sock in
@@ -111,6 +92,9 @@ struct mrc_ev {
  * unless said otherwise.
  *
  * @inet: inet socket, must be first
+ * @opt_ev_count: MRC_EV_COUNT, 0 for the namespace's setting (kept by
+ *                children of a listener: outside the part reset for them)
+ * @opt_ev_policy: MRC_EV_POLICY plus one, 0 for the namespace's setting
  * @node: in the namespace's connection table, keyed by @local_cid (RCU)
  * @port_node: in the namespace's port table (bound sockets, listeners)
  * @local_cid: our connection id, 0 until the connection is hashed
@@ -154,9 +138,9 @@ struct mrc_ev {
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
  * @fin_queued: shutdown(SHUT_WR) or close() queued our FIN
  * @fin_acked: the peer acknowledged our FIN
- * @evs: entropy values of this connection
- * @nr_evs: how many
- * @ev_next: rotation index for spraying
+ * @evset: entropy values of this connection and their states
+ * @ev_policy: enum mrc_ev_policy
+ * @probe_ns: when the next probe of a BAD EV is due, 0 if none is BAD
  * @rcv_nxt: next PSN expected in order
  * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
  * @rcv_ofo_bytes: payload held in @rcv_ofo
@@ -166,11 +150,12 @@ struct mrc_ev {
  * @rcv_complete: whole messages (their last piece) in sk_receive_queue
  * @rcv_ce: CE-marked data packets received
  * @fin_rcvd: the peer's FIN was delivered in order
- * @ack_ev_next: rotation index for the EV of our ACKs
  * @stats: per-connection counters for MRC_INFO
  */
 struct mrc_sock {
 	struct inet_sock	inet;
+	u16			opt_ev_count;
+	u8			opt_ev_policy;
 
 	struct rhash_head	node;
 	struct hlist_node	port_node;
@@ -219,9 +204,9 @@ struct mrc_sock {
 	bool			fin_queued;
 	bool			fin_acked;
 
-	struct mrc_ev		*evs;
-	u16			nr_evs;
-	u16			ev_next;
+	struct mrc_evset	evset;
+	u8			ev_policy;
+	u64			probe_ns;
 
 	u32			rcv_nxt;
 	struct sk_buff		**rcv_ofo;
@@ -232,7 +217,6 @@ struct mrc_sock {
 	u32			rcv_complete;
 	u32			rcv_ce;
 	bool			fin_rcvd;
-	u16			ack_ev_next;
 
 	struct mrc_conn_stats {
 		u64	bytes_sent;
@@ -262,6 +246,9 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 	return (struct mrc_sock *)sk;
 }
 
+/* Denied source port ranges per namespace (MRC_CMD_PATH_SET). */
+#define MRC_DENY_MAX		32
+
 /**
  * struct mrc_net - mrc state of one network namespace
  * @lock: serialises changes of the settings and of the tunnel sockets;
@@ -275,6 +262,9 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @ports_lock: protects @ports (BH-safe)
  * @ports: bound mrc ports, RCU lookups from softirq
  * @cid_key: key of the ids listeners derive from SYNs (mrc_syn_cid())
+ * @deny_lock: protects @deny and @nr_deny (BH-safe)
+ * @deny: source port ranges the administrator denied, per peer or for all
+ * @nr_deny: entries in @deny
  * @settings: tunables, see struct mrc_settings
  * @mib: counters of this namespace
  */
@@ -287,6 +277,14 @@ struct mrc_net {
 	spinlock_t		ports_lock;	/* see above */
 	struct hlist_head	ports[256];
 	siphash_key_t		cid_key;
+	spinlock_t		deny_lock;	/* see above */
+	struct mrc_deny {
+		struct in6_addr	peer;
+		bool		any_peer;
+		u16		port_min;
+		u16		port_max;
+	} deny[MRC_DENY_MAX];
+	u8			nr_deny;
 	struct mrc_settings {
 		u32	rto_min_us;
 		u32	rto_max_us;
@@ -295,6 +293,9 @@ struct mrc_net {
 		u16	ev_count;
 		u16	ev_port_min;
 		u16	ev_port_max;
+		u16	ev_spares;
+		u8	ev_policy;
+		u32	probe_interval_ms;
 	} settings;
 	struct mrc_mib __percpu	*mib;
 };
@@ -330,6 +331,10 @@ int mrc_pernet_register(void);
 void mrc_pernet_unregister(void);
 int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 		     struct netlink_ext_ack *extack);
+bool mrc_net_port_denied(struct mrc_net *mn, const struct in6_addr *peer,
+			 u16 port);
+int mrc_net_deny(struct mrc_net *mn, const struct in6_addr *peer,
+		 u16 port_min, u16 port_max, bool deny);
 
 /* sock.c */
 extern const struct proto_ops mrc_inet_ops;
@@ -344,12 +349,15 @@ void mrc_conn_table_destroy(struct mrc_net *mn);
 int mrc_conn_hash(struct sock *sk);
 void mrc_conn_unhash(struct sock *sk);
 struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid);
+int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
+		     struct sock **socks, unsigned long *pos, int max);
 int mrc_port_bind(struct sock *sk, u16 port);
 void mrc_port_unbind(struct sock *sk);
 struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port);
 int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp);
 void mrc_conn_free_state(struct sock *sk);
-void mrc_conn_init_evs(struct sock *sk);
+void mrc_conn_init_evs(struct sock *sk, u16 nr_pos, u16 nr_evs);
+u16 mrc_conn_new_port(struct sock *sk);
 void mrc_conn_established(struct sock *sk);
 void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
@@ -363,14 +371,14 @@ void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb);
 int mrc_route_mss(struct sock *sk);
 int mrc_xmit_data(struct sock *sk, struct sk_buff *skb);
 void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
-		       u16 echo_ev, bool ce);
+		       u16 echo_ev, u16 flags);
 int mrc_send_syn(struct sock *sk, u8 type);
 void mrc_send_probe(struct sock *sk);
 void mrc_send_rst(struct sock *sk);
 void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 			const struct mrc_hdr *h, bool refused);
 void mrc_push(struct sock *sk);
-u16 mrc_next_ev(struct sock *sk, int avoid);
+void mrc_send_ev_probe(struct sock *sk, u16 evi);
 
 /* input.c */
 int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
@@ -385,7 +393,18 @@ void mrc_timer_init(struct sock *sk);
 void mrc_timer_arm(struct sock *sk);
 void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
-void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, int evi);
+void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
+void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
+		   enum mrc_mib_field why);
+
+/* path.c */
+u16 mrc_ev_pick(struct sock *sk, u16 avoid);
+void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
+		 enum mrc_mib_field why_pkt);
+void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why);
+void mrc_ev_deny(struct sock *sk, u16 evi);
+void mrc_ev_probe_due(struct sock *sk, u64 now);
+void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns);
 void mrc_rtx_purge(struct sock *sk);
 void mrc_rtt_sample(struct sock *sk, u32 rtt_us);
 

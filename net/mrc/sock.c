@@ -562,7 +562,7 @@ static void mrc_window_update(struct sock *sk, u32 before)
 	if (now >= before + READ_ONCE(sk->sk_rcvbuf) / 4 ||
 	    (before < 4 * MRC_PKT_OVERHEAD && now >= 4 * MRC_PKT_OVERHEAD)) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_WINDOW_UPDATE);
-		mrc_send_ack_echo(sk, msk->rcv_nxt - 1, 0, 0, false);
+		mrc_send_ack_echo(sk, msk->rcv_nxt - 1, 0, 0, 0);
 	}
 }
 
@@ -895,12 +895,49 @@ static int mrc_set_v6only(struct sock *sk, sockptr_t optval,
 	return err;
 }
 
+/* MRC_EV_COUNT and MRC_EV_POLICY: before connect() or listen(). */
+static int mrc_set_ev_opt(struct sock *sk, int optname, sockptr_t optval,
+			  unsigned int optlen)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	int val, err = 0;
+
+	if (optlen < sizeof(int))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	if (optname == MRC_EV_COUNT ? val < 0 || val > MRC_EV_COUNT_LIMIT :
+	    val < -1 || val > MRC_EV_POLICY_SINGLE)
+		return -EINVAL;
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN)
+		err = -EINVAL;
+	else if (sk->sk_state != TCP_CLOSE)
+		err = -EISCONN;
+	else if (optname == MRC_EV_COUNT)
+		msk->opt_ev_count = val;
+	else
+		msk->opt_ev_policy = val + 1;
+	release_sock(sk);
+	return err;
+}
+
 static int mrc_setsockopt(struct socket *sock, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
 	if (level == SOL_IPV6 && optname == IPV6_V6ONLY)
 		return mrc_set_v6only(sock->sk, optval, optlen);
-	return -ENOPROTOOPT;
+	if (level != SOL_MRC)
+		return -ENOPROTOOPT;
+	switch (optname) {
+	case MRC_EV_COUNT:
+	case MRC_EV_POLICY:
+		return mrc_set_ev_opt(sock->sk, optname, optval, optlen);
+	case MRC_INFO:
+		return -EOPNOTSUPP;	/* read-only */
+	default:
+		return -ENOPROTOOPT;
+	}
 }
 
 static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
@@ -919,7 +956,7 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_peer_rwnd = msk->peer_rwnd;
 	info->mrci_rcv_window = mrc_rcv_window(sk);
 	info->mrci_mss = msk->mss;
-	info->mrci_evs = msk->nr_evs;
+	info->mrci_evs = msk->evset.nr_pos;
 	info->mrci_local_cid = msk->local_cid;
 	info->mrci_peer_cid = msk->peer_cid;
 	info->mrci_bytes_sent = msk->stats.bytes_sent;
@@ -935,6 +972,19 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_snd_una = msk->snd_una;
 	info->mrci_snd_nxt = msk->snd_nxt;
 	info->mrci_rcv_nxt = msk->rcv_nxt;
+	if (msk->evset.nr_evs) {
+		u16 n[4];
+
+		mrc_evset_count(&msk->evset, n);
+		info->mrci_ev_good = n[MRC_EV_GOOD];
+		info->mrci_ev_skip = n[MRC_EV_SKIP];
+		info->mrci_ev_bad = n[MRC_EV_BAD];
+		info->mrci_ev_denied = n[MRC_EV_DENIED];
+	}
+	info->mrci_ev_policy = msk->evset.nr_evs ? msk->ev_policy :
+			       (msk->opt_ev_policy ? msk->opt_ev_policy - 1 :
+				READ_ONCE(mrc_sk_pernet(sk)->settings.ev_policy));
+	info->mrci_ev_changes = msk->evset.changes;
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -962,6 +1012,16 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 	}
 
 	switch (optname) {
+	case MRC_EV_COUNT:
+	case MRC_EV_POLICY: {
+		int val = optname == MRC_EV_COUNT ? mrc_sk(sk)->opt_ev_count :
+			  (int)mrc_sk(sk)->opt_ev_policy - 1;
+
+		len = min_t(unsigned int, len, sizeof(val));
+		if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+			return -EFAULT;
+		return 0;
+	}
 	case MRC_INFO:
 		lock_sock(sk);
 		mrc_fill_info(sk, &info);

@@ -26,7 +26,10 @@ enum mrc_pkt_type {
 #define MRC_F_FIN	0x0001	/* DATA: end of the sender's messages */
 #define MRC_F_CE	0x0002	/* ACK: the echoed packet arrived CE-marked */
 #define MRC_F_REFUSED	0x0004	/* RST: no listener on the port */
-#define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED)
+#define MRC_F_PROBE	0x0008	/* ACK: answers a probe; echo_ev and
+				 * echo_tsval are the probe's
+				 */
+#define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE)
 
 /**
  * struct mrc_hdr - common header, first in every mrc datagram
@@ -246,7 +249,7 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 	case MRC_PKT_ACK: {
 		const struct mrc_ack_hdr *a = data;
 
-		if (flags & ~MRC_F_CE)
+		if (flags & ~(MRC_F_CE | MRC_F_PROBE))
 			return MRC_HDR_BAD_FLAGS;
 		if (len != hlen)
 			return MRC_HDR_BAD_LEN;

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mrc entropy-value sets: which EV carries a connection's next packet, and
+ * the state of each EV (GOOD, SKIP, BAD, DENIED).
+ *
+ * A connection has nr_pos positions (the EV count) and nr_evs slots: slot
+ * i < nr_pos is the home EV of position i, the other slots are spares.
+ * Data is sprayed by rotating over the positions; each position is served
+ * by its home EV, or while that one is BAD or DENIED by a spare, or by
+ * nothing when no spare is usable.  An EV that loses a packet goes BAD at
+ * once and gives up its position; a probe (or an acknowledged packet sent
+ * on it later) brings it back, and a home EV then takes its position back,
+ * so the connection returns to its original spread.  A spare that stays
+ * BAD is recycled: it gets a new source port.
+ *
+ * Pure logic with no socket in sight, for KUnit; the caller moves packets,
+ * sends probes and counts.
+ */
+#ifndef _NET_MRC_EVSET_H
+#define _NET_MRC_EVSET_H
+
+#include <linux/list.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <uapi/linux/mrc.h>
+
+#define MRC_EV_NONE		0xffff
+
+/* A spare whose probes went unanswered this many times gets a new port. */
+#define MRC_EV_RECYCLE_MISSES	3
+
+/* Probes of a BAD EV back off up to the interval times 2^this. */
+#define MRC_EV_PROBE_BACKOFF	6
+
+/**
+ * struct mrc_ev - one entropy value of a connection and what it carries
+ * @port: UDP source port (and IPv6 flow label) of the packets sent on it
+ * @state: enum mrc_ev_state
+ * @misses: probes sent since it went BAD
+ * @serving: the position it serves, MRC_EV_NONE if none
+ * @outstanding: transmissions on this EV not yet acknowledged, in send
+ *               order (packets on one path arrive in order, so a later one
+ *               acknowledged while an earlier one is missing means loss)
+ * @sent: packets sent on it
+ * @acked: packets acknowledged that were sent on it
+ * @lost: packets judged lost that were sent on it
+ * @ce: CE marks reported for packets sent on it
+ * @probes: probes sent on it while BAD
+ * @srtt_us: smoothed RTT of the packets echoed on it, 0 before a sample
+ * @bad_ns: when it last went BAD
+ * @probe_ns: BAD: when the next probe is due
+ */
+struct mrc_ev {
+	u16		port;
+	u8		state;
+	u8		misses;
+	u16		serving;
+	struct list_head outstanding;
+	u64		sent;
+	u64		acked;
+	u64		lost;
+	u64		ce;
+	u64		probes;
+	u32		srtt_us;
+	u64		bad_ns;
+	u64		probe_ns;
+};
+
+/**
+ * struct mrc_evset - the entropy values of one connection
+ * @evs: the slots
+ * @act: for each position, the slot serving it or MRC_EV_NONE
+ * @nr_evs: slots (positions and spares)
+ * @nr_pos: positions
+ * @next: next position of the data rotation
+ * @ctl_next: next position for ACKs and probes
+ * @fb_next: next slot when no EV is usable
+ * @changes: state changes so far
+ */
+struct mrc_evset {
+	struct mrc_ev	*evs;
+	u16		*act;
+	u16		nr_evs;
+	u16		nr_pos;
+	u16		next;
+	u16		ctl_next;
+	u16		fb_next;
+	u32		changes;
+};
+
+/**
+ * mrc_evset_init() - start with every position served by its home EV
+ * @set: the set, @evs and @act allocated for @nr_evs slots and @nr_pos
+ *       positions; the ports already drawn
+ * @nr_pos: positions (at least 1)
+ * @nr_evs: slots, at least @nr_pos
+ * @start: where the rotations begin (any number, taken modulo)
+ */
+static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
+				  u16 nr_evs, u32 start)
+{
+	u16 i;
+
+	set->nr_pos = nr_pos;
+	set->nr_evs = nr_evs;
+	set->changes = 0;
+	for (i = 0; i < nr_evs; i++) {
+		struct mrc_ev *ev = &set->evs[i];
+
+		ev->state = MRC_EV_GOOD;
+		ev->misses = 0;
+		ev->serving = i < nr_pos ? i : MRC_EV_NONE;
+		INIT_LIST_HEAD(&ev->outstanding);
+		if (i < nr_pos)
+			set->act[i] = i;
+	}
+	set->next = start % nr_pos;
+	set->ctl_next = (start / 2) % nr_pos;
+	set->fb_next = 0;
+}
+
+/* Usable for data: GOOD or SKIP (SKIP is passed over once). */
+static inline bool mrc_ev_usable(const struct mrc_ev *ev)
+{
+	return ev->state == MRC_EV_GOOD || ev->state == MRC_EV_SKIP;
+}
+
+/**
+ * mrc_evset_pick() - the EV for the next data packet
+ * @set: the set
+ * @avoid: a slot not to use if another is usable (a retransmission leaves
+ *         the EV its original took), or MRC_EV_NONE
+ * @skipped: incremented for each SKIP EV passed over (it becomes GOOD)
+ *
+ * Return: the slot, or MRC_EV_NONE when no position has a usable EV.
+ */
+static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
+				 u32 *skipped)
+{
+	u16 n, fallback = MRC_EV_NONE;
+
+	for (n = 0; n < set->nr_pos; n++) {
+		u16 p = set->next, e;
+
+		if (++set->next >= set->nr_pos)
+			set->next = 0;
+		e = set->act[p];
+		if (e == MRC_EV_NONE || !mrc_ev_usable(&set->evs[e]))
+			continue;
+		if (set->evs[e].state == MRC_EV_SKIP) {
+			set->evs[e].state = MRC_EV_GOOD;
+			set->changes++;
+			(*skipped)++;
+			if (fallback == MRC_EV_NONE)
+				fallback = e;
+			continue;
+		}
+		if (e == avoid) {
+			fallback = e;
+			continue;
+		}
+		return e;
+	}
+	return fallback;
+}
+
+/**
+ * mrc_evset_pick_any() - an EV when none is usable
+ * @set: the set
+ *
+ * Rotates over the BAD slots (a path may have come back without a probe
+ * saying so yet), or over every slot when all are DENIED.
+ *
+ * Return: a slot.
+ */
+static inline u16 mrc_evset_pick_any(struct mrc_evset *set)
+{
+	u16 n, e;
+
+	for (n = 0; n < set->nr_evs; n++) {
+		e = set->fb_next;
+		if (++set->fb_next >= set->nr_evs)
+			set->fb_next = 0;
+		if (set->evs[e].state != MRC_EV_DENIED)
+			return e;
+	}
+	e = set->fb_next;
+	if (++set->fb_next >= set->nr_evs)
+		set->fb_next = 0;
+	return e;
+}
+
+/**
+ * mrc_evset_pick_ctl() - the EV for an ACK or a probe of the peer
+ * @set: the set
+ *
+ * Rotates over the positions' usable EVs so the reverse path survives a
+ * failure too; SKIP does not matter for these small packets.
+ *
+ * Return: a slot.
+ */
+static inline u16 mrc_evset_pick_ctl(struct mrc_evset *set)
+{
+	u16 n;
+
+	for (n = 0; n < set->nr_pos; n++) {
+		u16 p = set->ctl_next, e;
+
+		if (++set->ctl_next >= set->nr_pos)
+			set->ctl_next = 0;
+		e = set->act[p];
+		if (e != MRC_EV_NONE && mrc_ev_usable(&set->evs[e]))
+			return e;
+	}
+	return mrc_evset_pick_any(set);
+}
+
+/* A usable spare not serving any position, or MRC_EV_NONE. */
+static inline u16 mrc_evset_spare(const struct mrc_evset *set)
+{
+	u16 e;
+
+	for (e = set->nr_pos; e < set->nr_evs; e++)
+		if (set->evs[e].state == MRC_EV_GOOD &&
+		    set->evs[e].serving == MRC_EV_NONE)
+			return e;
+	return MRC_EV_NONE;
+}
+
+/* Serve position @p (unserved) with a spare if there is one.
+ * Return: the spare, or MRC_EV_NONE.
+ */
+static inline u16 mrc_evset_fill(struct mrc_evset *set, u16 p)
+{
+	u16 e = mrc_evset_spare(set);
+
+	if (e != MRC_EV_NONE) {
+		set->act[p] = e;
+		set->evs[e].serving = p;
+	}
+	return e;
+}
+
+/* Serve every unserved position that a spare can take.
+ * Return: how many positions were filled.
+ */
+static inline u16 mrc_evset_fill_all(struct mrc_evset *set)
+{
+	u16 p, n = 0;
+
+	for (p = 0; p < set->nr_pos; p++)
+		if (set->act[p] == MRC_EV_NONE &&
+		    mrc_evset_fill(set, p) != MRC_EV_NONE)
+			n++;
+	return n;
+}
+
+/* @e stops serving its position, which a spare takes if it can.
+ * Return: true if a spare took it.
+ */
+static inline bool mrc_evset_release(struct mrc_evset *set, u16 e)
+{
+	struct mrc_ev *ev = &set->evs[e];
+	u16 p = ev->serving;
+
+	if (p == MRC_EV_NONE)
+		return false;
+	ev->serving = MRC_EV_NONE;
+	set->act[p] = MRC_EV_NONE;
+	return mrc_evset_fill(set, p) != MRC_EV_NONE;
+}
+
+/**
+ * mrc_evset_fail() - an EV lost a packet: BAD, out of service at once
+ * @set: the set
+ * @e: the slot
+ * @now: current time, ns
+ * @interval_ns: the probe interval
+ * @replaced: set if a spare took its position
+ *
+ * Return: true if the state changed (it was GOOD or SKIP).
+ */
+static inline bool mrc_evset_fail(struct mrc_evset *set, u16 e, u64 now,
+				  u64 interval_ns, bool *replaced)
+{
+	struct mrc_ev *ev = &set->evs[e];
+
+	*replaced = false;
+	if (!mrc_ev_usable(ev))
+		return false;
+	ev->state = MRC_EV_BAD;
+	ev->misses = 0;
+	ev->bad_ns = now;
+	ev->probe_ns = now + interval_ns;
+	set->changes++;
+	*replaced = mrc_evset_release(set, e);
+	return true;
+}
+
+/**
+ * mrc_evset_revive() - a BAD or DENIED EV is GOOD again
+ * @set: the set
+ * @e: the slot
+ *
+ * A home EV takes its position back (its substitute becomes a spare
+ * again); a spare serves an unserved position if there is one.
+ *
+ * Return: true if the state changed.
+ */
+static inline bool mrc_evset_revive(struct mrc_evset *set, u16 e)
+{
+	struct mrc_ev *ev = &set->evs[e];
+
+	if (mrc_ev_usable(ev))
+		return false;
+	ev->state = MRC_EV_GOOD;
+	ev->misses = 0;
+	set->changes++;
+	if (e < set->nr_pos) {
+		u16 sub = set->act[e];
+
+		if (sub != MRC_EV_NONE && sub != e)
+			set->evs[sub].serving = MRC_EV_NONE;
+		set->act[e] = e;
+		ev->serving = e;
+		/* the substitute may serve a position left without one */
+		mrc_evset_fill_all(set);
+	} else {
+		mrc_evset_fill_all(set);
+	}
+	return true;
+}
+
+/**
+ * mrc_evset_deny() - the administrator takes an EV out of service
+ * @set: the set
+ * @e: the slot
+ * @replaced: set if a spare took its position
+ *
+ * Return: true if the state changed.
+ */
+static inline bool mrc_evset_deny(struct mrc_evset *set, u16 e,
+				  bool *replaced)
+{
+	struct mrc_ev *ev = &set->evs[e];
+
+	*replaced = false;
+	if (ev->state == MRC_EV_DENIED)
+		return false;
+	ev->state = MRC_EV_DENIED;
+	set->changes++;
+	*replaced = mrc_evset_release(set, e);
+	return true;
+}
+
+/**
+ * mrc_evset_skip() - an EV returned a CE mark: pass it over once
+ * @set: the set
+ * @e: the slot
+ *
+ * Return: true if the state changed (it was GOOD).
+ */
+static inline bool mrc_evset_skip(struct mrc_evset *set, u16 e)
+{
+	if (set->evs[e].state != MRC_EV_GOOD)
+		return false;
+	set->evs[e].state = MRC_EV_SKIP;
+	set->changes++;
+	return true;
+}
+
+/**
+ * mrc_ev_probed() - a probe left on a BAD EV: schedule the next one
+ * @ev: the EV
+ * @now: current time, ns
+ * @interval_ns: the probe interval; it doubles per unanswered probe
+ */
+static inline void mrc_ev_probed(struct mrc_ev *ev, u64 now, u64 interval_ns)
+{
+	ev->probes++;
+	if (ev->misses < U8_MAX)
+		ev->misses++;
+	ev->probe_ns = now + (interval_ns <<
+			      min_t(u8, ev->misses, MRC_EV_PROBE_BACKOFF));
+}
+
+/**
+ * mrc_evset_recyclable() - a spare that stayed BAD: give it a new port?
+ * @set: the set
+ * @e: the slot
+ *
+ * Return: true for a BAD spare whose probes went unanswered often enough
+ * and that carries nothing.
+ */
+static inline bool mrc_evset_recyclable(const struct mrc_evset *set, u16 e)
+{
+	const struct mrc_ev *ev = &set->evs[e];
+
+	return e >= set->nr_pos && ev->state == MRC_EV_BAD &&
+	       ev->misses >= MRC_EV_RECYCLE_MISSES &&
+	       list_empty(&ev->outstanding);
+}
+
+/**
+ * mrc_evset_recycle() - a spare gets a new source port and a clean slate
+ * @set: the set
+ * @e: the slot (mrc_evset_recyclable())
+ * @port: the new port
+ */
+static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
+{
+	struct mrc_ev *ev = &set->evs[e];
+
+	ev->port = port;
+	ev->state = MRC_EV_GOOD;
+	ev->misses = 0;
+	ev->srtt_us = 0;
+	set->changes++;
+	mrc_evset_fill_all(set);
+}
+
+/**
+ * mrc_evset_probe_ns() - when the next probe of a BAD EV is due
+ * @set: the set
+ *
+ * Return: the time, ns, or 0 when no EV is BAD.
+ */
+static inline u64 mrc_evset_probe_ns(const struct mrc_evset *set)
+{
+	u64 t = 0;
+	u16 e;
+
+	for (e = 0; e < set->nr_evs; e++)
+		if (set->evs[e].state == MRC_EV_BAD &&
+		    (!t || set->evs[e].probe_ns < t))
+			t = set->evs[e].probe_ns;
+	return t;
+}
+
+/**
+ * mrc_evset_find() - the slot of a source port
+ * @set: the set
+ * @port: the port
+ *
+ * Return: the slot or MRC_EV_NONE.
+ */
+static inline u16 mrc_evset_find(const struct mrc_evset *set, u16 port)
+{
+	u16 e;
+
+	for (e = 0; e < set->nr_evs; e++)
+		if (set->evs[e].port == port)
+			return e;
+	return MRC_EV_NONE;
+}
+
+/**
+ * mrc_evset_count() - EVs per state
+ * @set: the set
+ * @n: filled with the count of each enum mrc_ev_state
+ */
+static inline void mrc_evset_count(const struct mrc_evset *set, u16 n[4])
+{
+	u16 e;
+
+	memset(n, 0, 4 * sizeof(*n));
+	for (e = 0; e < set->nr_evs; e++)
+		if (set->evs[e].state <= MRC_EV_DENIED)
+			n[set->evs[e].state]++;
+}
+
+/* EV RTT: an EWMA with gain 1/8, like srtt. */
+static inline void mrc_ev_rtt_sample(struct mrc_ev *ev, u32 rtt_us)
+{
+	if (!ev->srtt_us)
+		ev->srtt_us = rtt_us;
+	else
+		ev->srtt_us = ev->srtt_us - (ev->srtt_us >> 3) + (rtt_us >> 3);
+}
+
+#endif /* _NET_MRC_EVSET_H */

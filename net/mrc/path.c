@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc paths: a connection's entropy values (EVs) in use.  Which EV the
+ * next packet takes, what happens to an EV that loses a packet (BAD: out
+ * of service at once, its packets retransmitted elsewhere, a spare in its
+ * place), probing BAD EVs until they answer, recycling spares that never
+ * do, and the administrator's DENIED.  The pure rules are in evset.h.
+ */
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+static u64 mrc_probe_interval_ns(struct sock *sk)
+{
+	return (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.probe_interval_ms) *
+	       NSEC_PER_MSEC;
+}
+
+/**
+ * mrc_ev_pick() - the EV for the next data packet
+ * @sk: the connection, locked, its EV set allocated
+ * @avoid: a slot not to use if another is usable, or MRC_EV_NONE
+ *
+ * Return: a slot.  When no EV is usable a BAD one is used (counted): a
+ * path may have come back before its probe says so.
+ */
+u16 mrc_ev_pick(struct sock *sk, u16 avoid)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_evset *set = &mrc_sk(sk)->evset;
+	u32 skipped = 0;
+	u16 e;
+
+	e = mrc_evset_pick(set, avoid, &skipped);
+	if (skipped)
+		MRC_ADD_STATS(mn, MRC_MIB_EV_GOOD_SKIPPED, skipped);
+	if (e == MRC_EV_NONE) {
+		MRC_INC_STATS(mn, MRC_MIB_EV_NONE_USABLE);
+		e = mrc_evset_pick_any(set);
+	}
+	return e;
+}
+
+/**
+ * mrc_ev_fail() - a packet sent on an EV was lost: the EV goes BAD
+ * @sk: the connection, locked
+ * @evi: the slot
+ * @why: MRC_MIB_EV_BAD_LOSS or MRC_MIB_EV_BAD_RTO
+ * @why_pkt: the loss rule to count for the packets it still carries
+ *
+ * What the EV still carries is judged lost at once and goes out again on
+ * other EVs; a spare takes its place; probes start after an interval.
+ */
+void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
+		 enum mrc_mib_field why_pkt)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ev *ev = &msk->evset.evs[evi];
+	struct mrc_skb_cb *cb, *tmp;
+	bool replaced;
+
+	if (!mrc_evset_fail(&msk->evset, evi, mrc_now_ns(),
+			    mrc_probe_interval_ns(sk), &replaced))
+		return;
+	MRC_INC_STATS(mn, why);
+	if (replaced)
+		MRC_INC_STATS(mn, MRC_MIB_EV_REPLACED);
+	list_for_each_entry_safe(cb, tmp, &ev->outstanding, ev_node)
+		mrc_mark_lost(sk, mrc_cb_skb(cb), why_pkt);
+	if (!msk->probe_ns || ev->probe_ns < msk->probe_ns)
+		msk->probe_ns = ev->probe_ns;
+}
+
+/**
+ * mrc_ev_revive() - a BAD or DENIED EV returns to service
+ * @sk: the connection, locked
+ * @evi: the slot
+ * @why: MRC_MIB_EV_GOOD_PROBE or MRC_MIB_EV_ALLOWED
+ */
+void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why)
+{
+	if (mrc_evset_revive(&mrc_sk(sk)->evset, evi))
+		MRC_INC_STATS(mrc_sk_pernet(sk), why);
+}
+
+/**
+ * mrc_ev_deny() - the administrator takes an EV out of service
+ * @sk: the connection, locked
+ * @evi: the slot
+ *
+ * Packets already sent on it are left to arrive; nothing new is sent on
+ * it, and it is not probed, until it is allowed again.
+ */
+void mrc_ev_deny(struct sock *sk, u16 evi)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	bool replaced;
+
+	if (!mrc_evset_deny(&mrc_sk(sk)->evset, evi, &replaced))
+		return;
+	MRC_INC_STATS(mn, MRC_MIB_EV_DENIED);
+	if (replaced)
+		MRC_INC_STATS(mn, MRC_MIB_EV_REPLACED);
+}
+
+/**
+ * mrc_ev_probe_due() - probe the BAD EVs whose turn it is
+ * @sk: the connection, locked, established
+ * @now: current time, ns
+ *
+ * A spare that has not answered its probes for a while is given a new
+ * source port instead: another path, probably.
+ */
+void mrc_ev_probe_due(struct sock *sk, u64 now)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_evset *set = &msk->evset;
+	u64 interval = mrc_probe_interval_ns(sk);
+	u16 e, port;
+
+	for (e = 0; e < set->nr_evs; e++) {
+		struct mrc_ev *ev = &set->evs[e];
+
+		if (ev->state != MRC_EV_BAD || ev->probe_ns > now)
+			continue;
+		if (mrc_evset_recyclable(set, e)) {
+			port = mrc_conn_new_port(sk);
+			if (port) {
+				mrc_evset_recycle(set, e, port);
+				MRC_INC_STATS(mn, MRC_MIB_EV_RECYCLED);
+				continue;
+			}
+		}
+		mrc_ev_probed(ev, now, interval);
+		MRC_INC_STATS(mn, MRC_MIB_EV_PROBE);
+		mrc_send_ev_probe(sk, e);
+	}
+	msk->probe_ns = mrc_evset_probe_ns(set);
+}
+
+/**
+ * mrc_ev_answered() - an ACK shows a packet sent on an EV arrived
+ * @sk: the connection, locked
+ * @evi: the slot
+ * @sent_ns: when that packet left
+ *
+ * A BAD EV that delivered a packet sent after it went BAD works again.
+ */
+void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns)
+{
+	struct mrc_ev *ev = &mrc_sk(sk)->evset.evs[evi];
+
+	if (ev->state == MRC_EV_BAD && sent_ns > ev->bad_ns)
+		mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_PROBE);
+}
