@@ -233,16 +233,20 @@ static void mrc_rack_detect(struct sock *sk, u64 now)
 }
 
 /* The ACK names the EV of the packet it echoes: a CE mark came back on
- * it (SKIP it once), or it answers a probe (a BAD EV works again if the
- * probe left after it went BAD).
+ * it (SKIP it once; only for data we have outstanding, @data), or it
+ * answers a probe (a BAD EV works again if the probe left after it went
+ * BAD).
  */
-static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a)
+static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
+				bool data)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	u16 flags = ntohs(a->common.flags);
 	u16 evi = mrc_evset_find(&msk->evset, ntohs(a->echo_ev));
 	struct mrc_ev *ev;
 
+	if (!data)
+		flags &= ~MRC_F_CE;
 	if (flags & MRC_F_CE)
 		msk->stats.ce++;
 	if (evi == MRC_EV_NONE)
@@ -274,6 +278,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
 	u16 flags = ntohs(a->common.flags);
 	u32 acked = 0, psn, i;
+	bool in_window;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
 
@@ -290,7 +295,9 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	msk->peer_rwnd = ntohl(a->rwnd);
 
 	/* RTT from the echoed timestamp, which names one transmission */
-	if (mrc_psn_in_window(echo, msk->snd_una, msk->snd_nxt - msk->snd_una)) {
+	in_window = mrc_psn_in_window(echo, msk->snd_una,
+				      msk->snd_nxt - msk->snd_una);
+	if (in_window) {
 		rskb = msk->rtx[echo % MRC_WIN_PKTS];
 		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
 		    (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC) ==
@@ -303,7 +310,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		}
 	}
 	if (flags & (MRC_F_CE | MRC_F_PROBE))
-		mrc_rcv_ack_echo_ev(sk, a);
+		mrc_rcv_ack_echo_ev(sk, a, in_window);
 
 	/* cumulative part: free what the peer has for good */
 	while (msk->snd_una != cum) {
