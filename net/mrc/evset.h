@@ -30,7 +30,7 @@
 #define MRC_EV_RECYCLE_MISSES	3
 
 /* Probes of a BAD EV back off up to the interval times 2^this. */
-#define MRC_EV_PROBE_BACKOFF	6
+#define MRC_EV_PROBE_BACKOFF	3
 
 /**
  * struct mrc_ev - one entropy value of a connection and what it carries
