@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit suite for mrc's entropy-value sets: which EV serves each position,
+ * the data and control rotations, and the GOOD/SKIP/BAD/DENIED states.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "evset.h"
+
+#define NPOS	4	/* positions of the default set */
+#define NEVS	6	/* slots: 4 home EVs and 2 spares */
+#define PORT0	1000	/* port of slot 0; slot i has PORT0 + i */
+#define T0	(1000 * NSEC_PER_MSEC)
+#define IVL	(100 * NSEC_PER_MSEC)
+
+struct evset_fix {
+	struct mrc_ev evs[NEVS];
+	u16 act[NPOS];
+	struct mrc_evset set;
+};
+
+static struct mrc_evset *fix_init(struct evset_fix *f, u16 nr_pos,
+				  u16 nr_evs, u32 start)
+{
+	u16 i;
+
+	memset(f, 0, sizeof(*f));
+	f->set.evs = f->evs;
+	f->set.act = f->act;
+	for (i = 0; i < nr_evs; i++)
+		f->evs[i].port = PORT0 + i;
+	mrc_evset_init(&f->set, nr_pos, nr_evs, start);
+	return &f->set;
+}
+
+static u16 pick(struct mrc_evset *set, u16 avoid)
+{
+	u32 skipped = 0;
+
+	return mrc_evset_pick(set, avoid, &skipped);
+}
+
+/* @e fails at T0; a spare takes its position or not, as @replaced says */
+static void ev_fail(struct kunit *test, struct mrc_evset *set, u16 e,
+		    bool replaced)
+{
+	bool r;
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, e, T0, IVL, &r));
+	KUNIT_EXPECT_EQ(test, r, replaced);
+}
+
+static void ev_deny(struct kunit *test, struct mrc_evset *set, u16 e)
+{
+	bool r;
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_deny(set, e, &r));
+}
+
+static void mrc_evset_init_home_serves(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 6);
+	u16 n[4], e;
+
+	for (e = 0; e < NPOS; e++) {
+		KUNIT_EXPECT_EQ(test, set->act[e], e);
+		KUNIT_EXPECT_EQ(test, set->evs[e].serving, e);
+	}
+	for (e = 0; e < NEVS; e++) {
+		KUNIT_EXPECT_EQ(test, set->evs[e].state, MRC_EV_GOOD);
+		KUNIT_EXPECT_TRUE(test, list_empty(&set->evs[e].outstanding));
+	}
+	for (e = NPOS; e < NEVS; e++)
+		KUNIT_EXPECT_EQ(test, set->evs[e].serving, MRC_EV_NONE);
+	/* the rotations start where asked, modulo the positions */
+	KUNIT_EXPECT_EQ(test, set->next, 2);
+	KUNIT_EXPECT_EQ(test, set->ctl_next, 3);
+	KUNIT_EXPECT_EQ(test, set->changes, 0U);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], NEVS);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 0);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_BAD], 0);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
+	/* find */
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + 3), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + 5), 5);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 - 1), MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + NEVS),
+			MRC_EV_NONE);
+}
+
+static void mrc_evset_pick_rotates_evenly(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 6);
+	unsigned int seen[NEVS] = {};
+	u32 skipped = 0;
+	int round, i;
+
+	/* the first round starts at position 6 % 4 */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+	for (round = 1; round <= 3; round++) {
+		for (i = 0; i < NPOS; i++) {
+			u16 e = mrc_evset_pick(set, MRC_EV_NONE, &skipped);
+
+			KUNIT_ASSERT_LT(test, e, NEVS);
+			seen[e]++;
+		}
+		/* each home EV exactly once per round, no spare */
+		for (i = 0; i < NEVS; i++)
+			KUNIT_EXPECT_EQ(test, seen[i],
+					i < NPOS ? (unsigned int)round : 0U);
+	}
+	KUNIT_EXPECT_EQ(test, skipped, 0U);
+	KUNIT_EXPECT_EQ(test, set->changes, 0U);
+}
+
+static void mrc_evset_pick_avoid(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+
+	/* avoided while another is usable: passed over, not lost */
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 2);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 3);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 2);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 3);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
+
+	/* the only usable one is returned even if avoided */
+	set = fix_init(&f, NPOS, NPOS, 0);
+	ev_fail(test, set, 1, false);
+	ev_fail(test, set, 2, false);
+	ev_fail(test, set, 3, false);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 0);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 0);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
+	/* avoiding a BAD one changes nothing */
+	KUNIT_EXPECT_EQ(test, pick(set, 2), 0);
+}
+
+static void mrc_evset_skip_passed_over_once(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	u32 skipped = 0;
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
+	/* only a GOOD EV can be skipped */
+	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, skipped, 0U);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
+	KUNIT_EXPECT_EQ(test, skipped, 1U);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->changes, 2U);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	/* GOOD again: its turn in the next round */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+	KUNIT_EXPECT_EQ(test, skipped, 1U);
+
+	/* not for a BAD EV */
+	ev_fail(test, set, 3, true);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 3));
+	KUNIT_EXPECT_EQ(test, set->evs[3].state, MRC_EV_BAD);
+
+	/* a SKIP EV that is the only usable one is used */
+	set = fix_init(&f, 1, 1, 0);
+	skipped = 0;
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, skipped, 1U);
+	KUNIT_EXPECT_EQ(test, set->evs[0].state, MRC_EV_GOOD);
+}
+
+static void mrc_evset_fail_replaced_by_spare(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	unsigned int seen[NEVS] = {};
+	bool replaced;
+	u16 n[4];
+	int i;
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 1, T0, IVL, &replaced));
+	KUNIT_EXPECT_TRUE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_BAD);
+	KUNIT_EXPECT_EQ(test, set->evs[1].serving, MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, set->evs[1].bad_ns, T0);
+	KUNIT_EXPECT_EQ(test, set->evs[1].probe_ns, T0 + IVL);
+	KUNIT_EXPECT_EQ(test, set->act[1], NPOS);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, 1);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS + 1].serving, MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+
+	for (i = 0; i < 3 * NPOS; i++) {
+		u16 e = pick(set, MRC_EV_NONE);
+
+		KUNIT_ASSERT_LT(test, e, NEVS);
+		seen[e]++;
+	}
+	KUNIT_EXPECT_EQ(test, seen[1], 0U);
+	KUNIT_EXPECT_EQ(test, seen[0], 3U);
+	KUNIT_EXPECT_EQ(test, seen[2], 3U);
+	KUNIT_EXPECT_EQ(test, seen[3], 3U);
+	KUNIT_EXPECT_EQ(test, seen[NPOS], 3U);
+	KUNIT_EXPECT_EQ(test, seen[NPOS + 1], 0U);
+
+	/* already BAD: nothing changes */
+	replaced = true;
+	KUNIT_EXPECT_FALSE(test, mrc_evset_fail(set, 1, T0 + IVL, IVL,
+						&replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->evs[1].bad_ns, T0);
+	KUNIT_EXPECT_EQ(test, set->evs[1].probe_ns, T0 + IVL);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], NEVS - 1);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_BAD], 1);
+
+	/* a SKIP EV can fail too */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 2, T0, IVL, &replaced));
+	KUNIT_EXPECT_TRUE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->act[2], NPOS + 1);
+}
+
+static void mrc_evset_spares_run_out(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	unsigned int seen[NEVS] = {};
+	u16 e, n[4];
+	int i;
+
+	ev_fail(test, set, 0, true);
+	ev_fail(test, set, 1, true);
+	ev_fail(test, set, 2, false);
+	ev_fail(test, set, 3, false);
+	KUNIT_EXPECT_EQ(test, set->act[0], NPOS);
+	KUNIT_EXPECT_EQ(test, set->act[1], NPOS + 1);
+	KUNIT_EXPECT_EQ(test, set->act[2], MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, set->act[3], MRC_EV_NONE);
+	/* the served positions only, evenly */
+	for (i = 0; i < 8; i++) {
+		e = pick(set, MRC_EV_NONE);
+		KUNIT_ASSERT_LT(test, e, NEVS);
+		seen[e]++;
+	}
+	KUNIT_EXPECT_EQ(test, seen[NPOS], 4U);
+	KUNIT_EXPECT_EQ(test, seen[NPOS + 1], 4U);
+
+	/* no position served: nothing to pick */
+	ev_fail(test, set, NPOS, false);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), NPOS + 1);
+	ev_fail(test, set, NPOS + 1, false);
+	for (e = 0; e < NPOS; e++)
+		KUNIT_EXPECT_EQ(test, set->act[e], MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), MRC_EV_NONE);
+
+	/* pick_any: the BAD ones, in turn */
+	for (e = 0; e < 2 * NEVS; e++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_any(set), e % NEVS);
+	/* but not the DENIED ones */
+	for (e = 0; e < NPOS; e++)
+		ev_deny(test, set, e);
+	for (e = 0; e < 4; e++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_any(set),
+				NPOS + e % 2);
+	/* all DENIED: every slot in turn */
+	ev_deny(test, set, NPOS);
+	ev_deny(test, set, NPOS + 1);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], NEVS);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < 2 * NEVS; i++) {
+		e = mrc_evset_pick_any(set);
+		KUNIT_ASSERT_LT(test, e, NEVS);
+		seen[e]++;
+	}
+	for (e = 0; e < NEVS; e++)
+		KUNIT_EXPECT_EQ(test, seen[e], 2U);
+}
+
+static void mrc_evset_revive_home_takes_back(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	u16 e;
+	int i;
+
+	ev_fail(test, set, 0, true);		/* spare 4 serves position 0 */
+	ev_fail(test, set, 1, true);		/* spare 5 serves position 1 */
+	ev_fail(test, set, 2, false);		/* position 2 unserved */
+	mrc_ev_probed(&set->evs[0], T0 + IVL, IVL);
+	KUNIT_EXPECT_EQ(test, set->evs[0].misses, 1);
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
+	KUNIT_EXPECT_EQ(test, set->evs[0].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->evs[0].misses, 0);
+	KUNIT_EXPECT_EQ(test, set->act[0], 0);
+	KUNIT_EXPECT_EQ(test, set->evs[0].serving, 0);
+	/* its substitute serves the position left without one */
+	KUNIT_EXPECT_EQ(test, set->act[2], NPOS);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, 2);
+	/* already GOOD */
+	KUNIT_EXPECT_FALSE(test, mrc_evset_revive(set, 0));
+	KUNIT_EXPECT_FALSE(test, mrc_evset_revive(set, NPOS));
+	KUNIT_EXPECT_EQ(test, set->changes, 4U);
+	for (i = 0; i < 2 * NPOS; i++) {
+		e = pick(set, MRC_EV_NONE);
+		KUNIT_EXPECT_NE(test, e, 1);
+		KUNIT_EXPECT_NE(test, e, 2);
+	}
+
+	/* the substitute goes back to the spare pool */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 1));
+	KUNIT_EXPECT_EQ(test, set->act[1], 1);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS + 1].serving, MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS + 1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->act[2], NPOS);
+	/* and takes the next position given up */
+	ev_fail(test, set, 3, true);
+	KUNIT_EXPECT_EQ(test, set->act[3], NPOS + 1);
+	/* the home EV of position 2 takes it back from spare 4 */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 2));
+	KUNIT_EXPECT_EQ(test, set->act[2], 2);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_evset_spare(set), NPOS);
+}
+
+static void mrc_evset_revive_spare_fills(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NPOS + 1, 0);
+	u16 e;
+	int i;
+
+	ev_fail(test, set, NPOS, false);	/* an idle spare goes BAD */
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].state, MRC_EV_BAD);
+	ev_fail(test, set, 0, false);		/* no spare left */
+	KUNIT_EXPECT_EQ(test, set->act[0], MRC_EV_NONE);
+	for (i = 0; i < 2 * NPOS; i++) {
+		e = pick(set, MRC_EV_NONE);
+		KUNIT_EXPECT_NE(test, e, 0);
+		KUNIT_EXPECT_NE(test, e, NPOS);
+	}
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, NPOS));
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->act[0], NPOS);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, 0);
+	set->next = 0;
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), NPOS);
+
+	/* a revived spare with nothing to serve stays idle */
+	set = fix_init(&f, NPOS, NPOS + 1, 0);
+	ev_fail(test, set, NPOS, false);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, NPOS));
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, MRC_EV_NONE);
+	for (e = 0; e < NPOS; e++)
+		KUNIT_EXPECT_EQ(test, set->act[e], e);
+}
+
+static void mrc_evset_deny_allow(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	bool replaced;
+	u16 n[4];
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_deny(set, 2, &replaced));
+	KUNIT_EXPECT_TRUE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_DENIED);
+	KUNIT_EXPECT_EQ(test, set->act[2], NPOS);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	/* twice, or failing a DENIED EV: nothing changes */
+	KUNIT_EXPECT_FALSE(test, mrc_evset_deny(set, 2, &replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_fail(set, 2, T0, IVL, &replaced));
+	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_DENIED);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	/* not probed */
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
+
+	/* an idle spare denied: no position changes hands */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_deny(set, NPOS + 1, &replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	/* so the next position given up goes unserved */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_deny(set, 0, &replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->act[0], MRC_EV_NONE);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 3);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], 3);
+
+	/* allowed again: takes its position back; the spare serves 0 */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 2));
+	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->act[2], 2);
+	KUNIT_EXPECT_EQ(test, set->act[0], NPOS);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, 0);
+
+	/* a BAD EV denied is no longer probed */
+	ev_fail(test, set, 3, false);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), T0 + IVL);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_deny(set, 3, &replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
+}
+
+static void mrc_evset_probe_backoff(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct mrc_ev *ev = &set->evs[1];
+	u64 now = T0;
+	u8 k;
+
+	ev_fail(test, set, 1, true);
+	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + IVL);
+	for (k = 1; k <= MRC_EV_PROBE_BACKOFF + 3; k++) {
+		now = ev->probe_ns;
+		mrc_ev_probed(ev, now, IVL);
+		KUNIT_EXPECT_EQ(test, ev->misses, k);
+		KUNIT_EXPECT_EQ(test, ev->probes, (u64)k);
+		KUNIT_EXPECT_EQ(test, ev->probe_ns,
+				now + (IVL << min_t(u8, k,
+						    MRC_EV_PROBE_BACKOFF)));
+	}
+	/* capped */
+	KUNIT_EXPECT_EQ(test, ev->probe_ns,
+			now + IVL * (1ULL << MRC_EV_PROBE_BACKOFF));
+	/* misses saturate */
+	ev->misses = U8_MAX;
+	mrc_ev_probed(ev, now, IVL);
+	KUNIT_EXPECT_EQ(test, ev->misses, U8_MAX);
+	KUNIT_EXPECT_EQ(test, ev->probe_ns,
+			now + (IVL << MRC_EV_PROBE_BACKOFF));
+	/* a new failure starts over */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 1));
+	ev_fail(test, set, 1, true);
+	KUNIT_EXPECT_EQ(test, ev->misses, 0);
+	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + IVL);
+	mrc_ev_probed(ev, T0 + IVL, IVL);
+	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + 3 * IVL);
+}
+
+static void mrc_evset_recycle_bad_spare(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct mrc_ev *sp = &set->evs[NPOS];
+	struct list_head pkt;
+	u32 changes;
+	int i;
+
+	ev_fail(test, set, 0, true);		/* spare 4 serves position 0 */
+	ev_fail(test, set, NPOS, true);	/* spare 5 takes over from it */
+	KUNIT_EXPECT_EQ(test, set->act[0], NPOS + 1);
+	ev_fail(test, set, 1, false);		/* position 1 unserved */
+	sp->srtt_us = 500;
+
+	for (i = 0; i < MRC_EV_RECYCLE_MISSES; i++) {
+		KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS));
+		mrc_ev_probed(sp, T0, IVL);
+	}
+	KUNIT_EXPECT_TRUE(test, mrc_evset_recyclable(set, NPOS));
+	/* not while it still carries something */
+	list_add_tail(&pkt, &sp->outstanding);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS));
+	list_del(&pkt);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_recyclable(set, NPOS));
+	/* never a home EV */
+	for (i = 0; i < MRC_EV_RECYCLE_MISSES; i++)
+		mrc_ev_probed(&set->evs[0], T0, IVL);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, 0));
+	/* nor a spare that is not BAD */
+	set->evs[NPOS + 1].misses = MRC_EV_RECYCLE_MISSES;
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS + 1));
+	ev_deny(test, set, NPOS + 1);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS + 1));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, NPOS + 1));
+
+	changes = set->changes;
+	mrc_evset_recycle(set, NPOS, 2000);
+	KUNIT_EXPECT_EQ(test, set->changes, changes + 1);
+	KUNIT_EXPECT_EQ(test, sp->port, 2000);
+	KUNIT_EXPECT_EQ(test, sp->state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, sp->misses, 0);
+	KUNIT_EXPECT_EQ(test, sp->srtt_us, 0U);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, 2000), NPOS);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + NPOS), MRC_EV_NONE);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS));
+	/* and serves the position left without one */
+	KUNIT_EXPECT_EQ(test, set->act[1], NPOS);
+	KUNIT_EXPECT_EQ(test, sp->serving, 1);
+}
+
+static void mrc_evset_probe_ns_earliest(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	bool replaced;
+
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
+	mrc_evset_fail(set, 1, 500, 100, &replaced);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 600ULL);
+	mrc_evset_fail(set, 2, 300, 100, &replaced);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 400ULL);
+	mrc_evset_fail(set, NPOS + 1, 800, 100, &replaced);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 400ULL);
+	mrc_ev_probed(&set->evs[2], 400, 100);	/* next at 600 */
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 600ULL);
+	mrc_ev_probed(&set->evs[1], 600, 100);	/* next at 800 */
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 600ULL);
+	mrc_ev_probed(&set->evs[2], 600, 100);	/* next at 1000 */
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 800ULL);
+	/* GOOD and DENIED ones are not probed */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 1));
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 900ULL);
+	ev_deny(test, set, NPOS + 1);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 1000ULL);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 2));
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
+}
+
+static void mrc_evset_count_per_state(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	u16 n[4];
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	ev_fail(test, set, 1, true);		/* spare 4 takes position 1 */
+	ev_deny(test, set, 2);		/* spare 5 takes position 2 */
+	ev_deny(test, set, NPOS + 1);		/* position 2 unserved */
+	KUNIT_EXPECT_EQ(test, set->act[2], MRC_EV_NONE);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 2);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 1);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_BAD], 1);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], 2);
+	/* a pick over the SKIP EV makes it GOOD */
+	set->next = 0;
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), NPOS);
+	mrc_evset_count(set, n);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 3);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 0);
+}
+
+static void mrc_evset_single_policy(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, 1, 1, 12345);
+	bool replaced;
+
+	KUNIT_EXPECT_EQ(test, set->next, 0);
+	KUNIT_EXPECT_EQ(test, set->ctl_next, 0);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 0);
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 0, T0, IVL, &replaced));
+	KUNIT_EXPECT_FALSE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->act[0], MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), MRC_EV_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_any(set), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_any(set), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), T0 + IVL);
+	/* never recycled: it is a home EV */
+	mrc_ev_probed(&set->evs[0], T0, IVL);
+	mrc_ev_probed(&set->evs[0], T0, IVL);
+	mrc_ev_probed(&set->evs[0], T0, IVL);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, 0));
+
+	ev_deny(test, set, 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_any(set), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 0);
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
+	KUNIT_EXPECT_EQ(test, set->act[0], 0);
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
+}
+
+static void mrc_evset_changes_counted(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	bool replaced;
+
+	KUNIT_EXPECT_EQ(test, set->changes, 0U);
+	pick(set, MRC_EV_NONE);
+	mrc_evset_pick_ctl(set);
+	mrc_evset_pick_any(set);
+	KUNIT_EXPECT_EQ(test, set->changes, 0U);
+	mrc_evset_skip(set, 1);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	mrc_evset_skip(set, 1);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	pick(set, MRC_EV_NONE);		/* passes over 1: GOOD */
+	KUNIT_EXPECT_EQ(test, set->changes, 2U);
+	mrc_evset_fail(set, 2, T0, IVL, &replaced);
+	KUNIT_EXPECT_EQ(test, set->changes, 3U);
+	mrc_evset_fail(set, 2, T0, IVL, &replaced);
+	KUNIT_EXPECT_EQ(test, set->changes, 3U);
+	mrc_evset_deny(set, 2, &replaced);	/* BAD -> DENIED */
+	KUNIT_EXPECT_EQ(test, set->changes, 4U);
+	mrc_evset_deny(set, 2, &replaced);
+	KUNIT_EXPECT_EQ(test, set->changes, 4U);
+	mrc_evset_revive(set, 2);
+	KUNIT_EXPECT_EQ(test, set->changes, 5U);
+	mrc_evset_revive(set, 2);
+	KUNIT_EXPECT_EQ(test, set->changes, 5U);
+	mrc_evset_fail(set, NPOS, T0, IVL, &replaced);
+	KUNIT_EXPECT_EQ(test, set->changes, 6U);
+	mrc_evset_recycle(set, NPOS, 3000);
+	KUNIT_EXPECT_EQ(test, set->changes, 7U);
+	mrc_ev_probed(&set->evs[NPOS], T0, IVL);
+	KUNIT_EXPECT_EQ(test, set->changes, 7U);
+}
+
+static void mrc_evset_ctl_rotates(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 1);
+	u16 e;
+
+	/* starts at position 1 / 2 */
+	for (e = 0; e < 2 * NPOS; e++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), e % NPOS);
+	/* SKIP does not matter, and stays */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	ev_fail(test, set, 2, true);		/* spare 4 serves position 2 */
+	ev_fail(test, set, 3, true);		/* spare 5 serves position 3 */
+	ev_fail(test, set, NPOS + 1, false);	/* position 3 unserved */
+	for (e = 0; e < 2; e++) {
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 0);
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 1);
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), NPOS);
+	}
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
+	/* the data rotation is a separate one */
+	KUNIT_EXPECT_EQ(test, set->next, 1);
+	/* nothing usable: the fallback rotation */
+	ev_fail(test, set, 0, false);
+	ev_fail(test, set, 1, false);
+	ev_fail(test, set, NPOS, false);
+	for (e = 0; e < NEVS; e++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), e);
+}
+
+static void mrc_evset_rtt_ewma(struct kunit *test)
+{
+	struct mrc_ev ev = {};
+	int i;
+
+	mrc_ev_rtt_sample(&ev, 800);
+	KUNIT_EXPECT_EQ(test, ev.srtt_us, 800U);
+	mrc_ev_rtt_sample(&ev, 1600);	/* 800 - 100 + 200 */
+	KUNIT_EXPECT_EQ(test, ev.srtt_us, 900U);
+	mrc_ev_rtt_sample(&ev, 100);	/* 900 - 112 + 12 */
+	KUNIT_EXPECT_EQ(test, ev.srtt_us, 800U);
+	for (i = 0; i < 100; i++)
+		mrc_ev_rtt_sample(&ev, 4000);
+	KUNIT_EXPECT_GE(test, ev.srtt_us, 3990U);
+	KUNIT_EXPECT_LE(test, ev.srtt_us, 4007U);
+}
+
+static struct kunit_case mrc_evset_cases[] = {
+	KUNIT_CASE(mrc_evset_init_home_serves),
+	KUNIT_CASE(mrc_evset_pick_rotates_evenly),
+	KUNIT_CASE(mrc_evset_pick_avoid),
+	KUNIT_CASE(mrc_evset_skip_passed_over_once),
+	KUNIT_CASE(mrc_evset_fail_replaced_by_spare),
+	KUNIT_CASE(mrc_evset_spares_run_out),
+	KUNIT_CASE(mrc_evset_revive_home_takes_back),
+	KUNIT_CASE(mrc_evset_revive_spare_fills),
+	KUNIT_CASE(mrc_evset_deny_allow),
+	KUNIT_CASE(mrc_evset_probe_backoff),
+	KUNIT_CASE(mrc_evset_recycle_bad_spare),
+	KUNIT_CASE(mrc_evset_probe_ns_earliest),
+	KUNIT_CASE(mrc_evset_count_per_state),
+	KUNIT_CASE(mrc_evset_single_policy),
+	KUNIT_CASE(mrc_evset_changes_counted),
+	KUNIT_CASE(mrc_evset_ctl_rotates),
+	KUNIT_CASE(mrc_evset_rtt_ewma),
+	{}
+};
+
+static struct kunit_suite mrc_evset_suite = {
+	.name = "mrc_evset",
+	.test_cases = mrc_evset_cases,
+};
+
+kunit_test_suite(mrc_evset_suite);
