@@ -137,7 +137,7 @@ static inline bool mrc_ev_usable(const struct mrc_ev *ev)
 static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 				 u32 *skipped)
 {
-	u16 n, fallback = MRC_EV_NONE;
+	u16 n, fallback = MRC_EV_NONE, avoided = MRC_EV_NONE;
 
 	for (n = 0; n < set->nr_pos; n++) {
 		u16 p = set->next, e;
@@ -156,20 +156,21 @@ static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 			continue;
 		}
 		if (e == avoid) {
-			fallback = e;
+			avoided = e;
 			continue;
 		}
 		return e;
 	}
-	return fallback;
+	return fallback != MRC_EV_NONE ? fallback : avoided;
 }
 
 /**
  * mrc_evset_pick_any() - an EV when none is usable
  * @set: the set
  *
- * Rotates over the BAD slots (a path may have come back without a probe
- * saying so yet), or over every slot when all are DENIED.
+ * Rotates over every slot that is not DENIED (BAD ones: a path may have
+ * come back without a probe saying so yet), or over every slot when all
+ * are DENIED.
  *
  * Return: a slot.
  */
@@ -221,7 +222,7 @@ static inline u16 mrc_evset_spare(const struct mrc_evset *set)
 	u16 e;
 
 	for (e = set->nr_pos; e < set->nr_evs; e++)
-		if (set->evs[e].state == MRC_EV_GOOD &&
+		if (mrc_ev_usable(&set->evs[e]) &&
 		    set->evs[e].serving == MRC_EV_NONE)
 			return e;
 	return MRC_EV_NONE;

@@ -681,6 +681,38 @@ static void mrc_evset_rtt_ewma(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ev.srtt_us, 4007U);
 }
 
+/* A SKIP substitute that a revived home EV sends back to the spares is
+ * still usable: the next position given up takes it.
+ */
+static void mrc_evset_skip_spare_reused(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, 2, 3, 0);
+	bool replaced;
+
+	ev_fail(test, set, 0, true);	/* spare 2 serves position 0 */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 1, T0, IVL, &replaced));
+	KUNIT_EXPECT_TRUE(test, replaced);
+	KUNIT_EXPECT_EQ(test, set->act[1], 2);
+}
+
+/* A retransmission avoids its EV even when the only other usable one is
+ * being skipped for a round.
+ */
+static void mrc_evset_avoid_over_skip(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, 2, 2, 0);
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	KUNIT_EXPECT_EQ(test, pick(set, 1), 0);
+	set = fix_init(&f, 2, 2, 0);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
+}
+
 static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_init_home_serves),
 	KUNIT_CASE(mrc_evset_pick_rotates_evenly),
@@ -699,6 +731,8 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_changes_counted),
 	KUNIT_CASE(mrc_evset_ctl_rotates),
 	KUNIT_CASE(mrc_evset_rtt_ewma),
+	KUNIT_CASE(mrc_evset_skip_spare_reused),
+	KUNIT_CASE(mrc_evset_avoid_over_skip),
 	{}
 };
 
