@@ -11,6 +11,7 @@
 #   make vm            a shell in the VM with mrc.ko loaded
 #   make fuzz          libFuzzer on the packet parser for FUZZ_SECONDS (300)
 #   make bench         mrc against TCP (goodput, latency) in the VM
+#   make demo          mrc and TCP side by side through a spine failure
 
 # Newest installed kernel build tree unless told otherwise.
 KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
@@ -50,6 +51,11 @@ bench: all
 		tools/testing/bench/mrc_bench.c
 	tools/testing/vm/run --timeout 1800 -- tools/testing/bench/run --inside
 
+demo: all
+	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/demo/demo_stream \
+		tools/testing/demo/demo_stream.c
+	tools/testing/demo/run
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra \
 		INSTALL_MOD_PATH=$(DESTDIR) modules_install
@@ -66,4 +72,4 @@ clean:
 	$(MAKE) -C tools/mrc clean
 	$(MAKE) -C selftests clean
 
-.PHONY: all modules tools check kunit vmtest vm fuzz bench install clean
+.PHONY: all modules tools check kunit vmtest vm fuzz bench demo install clean
