@@ -386,19 +386,30 @@ static void mrc_rto_fire(struct sock *sk)
 {
 	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct sk_buff *skb;
+	struct sk_buff *skb, *oldest = NULL;
 	u32 psn;
 
 	msk->stats.rto++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RTO);
+	/* Nothing came back at all: the path of the oldest transmission is
+	 * the suspect (its EV goes BAD); whether the others are, ACKs of
+	 * their retransmissions on other EVs will tell.  A stalled host
+	 * would otherwise throw away every EV that had a packet in flight.
+	 */
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (!skb || (mrc_cb(skb)->flags &
-			     (MRC_CB_SACKED | MRC_CB_LOST)))
-			continue;
-		mrc_ev_fail(sk, mrc_cb(skb)->evi, MRC_MIB_EV_BAD_RTO,
+		if (skb && !(mrc_cb(skb)->flags &
+			     (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
+			oldest = skb;
+	}
+	if (oldest)
+		mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
 			    MRC_MIB_LOST_RTO);
-		mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
+	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		if (skb)
+			mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
 	}
 	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
 	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
