@@ -116,6 +116,33 @@ struct mrc_info {
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
 #define MRC_GENL_NAME		"mrc"
 #define MRC_GENL_VERSION	1
+#define MRC_GENL_MCGRP_EVENTS	"events"
+
+/* What happened to a connection (MRC_CMD_CONN_EVENT). */
+enum mrc_conn_event {
+	MRC_CONN_EVENT_UP,	/* established (connect or accept side) */
+	MRC_CONN_EVENT_CLOSED,	/* closed in order */
+	MRC_CONN_EVENT_FAILED,	/* timed out, reset or refused
+				 * (MRC_A_CONN_ERROR says which)
+				 */
+};
+
+/* Why an EV changed state (MRC_CMD_PATH_EVENT); the counters of the same
+ * name count them.
+ */
+enum mrc_path_cause {
+	MRC_PATH_CAUSE_LOSS,	/* BAD: a packet sent on it was lost */
+	MRC_PATH_CAUSE_RTO,	/* BAD: a retransmission timeout */
+	MRC_PATH_CAUSE_CE,	/* SKIP: a CE mark came back on it */
+	MRC_PATH_CAUSE_PROBE,	/* GOOD: a probe (or data) sent on it while
+				 * BAD was answered
+				 */
+	MRC_PATH_CAUSE_DENIED,	/* DENIED by the administrator */
+	MRC_PATH_CAUSE_ALLOWED,	/* GOOD: allowed again */
+	MRC_PATH_CAUSE_RECYCLED,	/* GOOD: a spare that stayed BAD got a
+					 * new port (MRC_A_PATH_PORT)
+					 */
+};
 
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
@@ -125,6 +152,12 @@ enum mrc_cmd {
 	MRC_CMD_CONN_GET,	/* dump: connections (attribute set "conn") */
 	MRC_CMD_PATH_GET,	/* dump: the EVs of one connection ("path") */
 	MRC_CMD_PATH_SET,	/* deny or allow EVs ("path") */
+	MRC_CMD_CONN_EVENT,	/* notification: a connection came up, closed
+				 * or failed ("conn", MRC_A_CONN_EVENT)
+				 */
+	MRC_CMD_PATH_EVENT,	/* notification: an EV changed state ("path",
+				 * MRC_A_PATH_CAUSE); rate-limited
+				 */
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
@@ -217,6 +250,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_RECYCLED,	/* a BAD EV that never answered got a new source port */
 	MRC_A_STATS_EV_PROBE,		/* probes sent on BAD EVs */
 	MRC_A_STATS_EV_NONE_USABLE,	/* packets sent on a BAD EV: no usable EV was left */
+	MRC_A_STATS_EVENTS_SUPPRESSED,	/* EV state notifications not sent: rate limit */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
@@ -255,6 +289,8 @@ enum mrc_conn_attr {
 	MRC_A_CONN_LOST,		/* u64 */
 	MRC_A_CONN_RTO_COUNT,		/* u64 */
 	MRC_A_CONN_CE,			/* u64 */
+	MRC_A_CONN_EVENT,		/* u8: enum mrc_conn_event (events) */
+	MRC_A_CONN_ERROR,		/* u32: errno of a failure (events) */
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1
@@ -283,6 +319,8 @@ enum mrc_path_attr {
 	MRC_A_PATH_PEER,		/* binary: 4 or 16 bytes (PATH_SET) */
 	MRC_A_PATH_PORT_MIN,		/* u16 (PATH_SET) */
 	MRC_A_PATH_PORT_MAX,		/* u16 (PATH_SET) */
+	MRC_A_PATH_CAUSE,		/* u8: enum mrc_path_cause (events) */
+	MRC_A_PATH_OLD_STATE,		/* u8: enum mrc_ev_state (events) */
 
 	__MRC_A_PATH_MAX,
 	MRC_A_PATH_MAX = __MRC_A_PATH_MAX - 1
