@@ -9,6 +9,7 @@
 
 #include "protocol.h"
 #include "psn.h"
+#include "trace.h"
 
 /* Unlink a packet from its EV's list of outstanding transmissions. */
 static void mrc_ev_forget(struct sk_buff *skb)
@@ -104,7 +105,7 @@ void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 /* Congestion window: slow start, then one packet per window; halve once
  * per round trip on loss.  (The pluggable algorithms replace this.)
  */
-static void mrc_cc_on_ack(struct mrc_sock *msk, u32 acked)
+static void mrc_cc_increase(struct mrc_sock *msk, u32 acked)
 {
 	if (msk->in_recovery)
 		return;
@@ -120,8 +121,20 @@ static void mrc_cc_on_ack(struct mrc_sock *msk, u32 acked)
 	}
 }
 
-static void mrc_cc_on_loss(struct mrc_sock *msk)
+static void mrc_cc_on_ack(struct sock *sk, u32 acked)
 {
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 cwnd = msk->cwnd;
+
+	mrc_cc_increase(msk, acked);
+	if (msk->cwnd != cwnd)
+		trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
+}
+
+static void mrc_cc_on_loss(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
 	if (msk->in_recovery)
 		return;
 	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
@@ -129,6 +142,7 @@ static void mrc_cc_on_loss(struct mrc_sock *msk)
 	msk->cwnd_cnt = 0;
 	msk->in_recovery = true;
 	msk->recovery_psn = msk->snd_nxt;
+	trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
 }
 
 /**
@@ -154,7 +168,8 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	msk->stats.lost++;
 	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
-	mrc_cc_on_loss(msk);
+	trace_mrc_loss(sk, cb->psn, msk->evset.evs[cb->evi].port, why);
+	mrc_cc_on_loss(sk);
 }
 
 /* The peer has @skb (by SACK or echo) but not cumulatively yet. */
@@ -254,8 +269,10 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
 	ev = &msk->evset.evs[evi];
 	if (flags & MRC_F_CE) {
 		ev->ce++;
-		if (mrc_evset_skip(&msk->evset, evi))
+		if (mrc_evset_skip(&msk->evset, evi)) {
 			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_CE);
+			mrc_ev_changed(sk, evi, MRC_EV_GOOD, MRC_PATH_CAUSE_CE);
+		}
 	}
 	if ((flags & MRC_F_PROBE) && ev->state == MRC_EV_BAD &&
 	    (s32)(ntohl(a->echo_tsval) -
@@ -365,7 +382,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 
 	mrc_rack_detect(sk, now);
 	if (acked)
-		mrc_cc_on_ack(msk, acked);
+		mrc_cc_on_ack(sk, acked);
 
 	if (acked)
 		sk->sk_write_space(sk);
@@ -415,6 +432,7 @@ static void mrc_rto_fire(struct sock *sk)
 	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
 	msk->in_recovery = true;
 	msk->recovery_psn = msk->snd_nxt;
+	trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
 	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
 			    READ_ONCE(s->rto_max_us));
 }

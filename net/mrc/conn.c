@@ -413,6 +413,7 @@ void mrc_conn_established(struct sock *sk)
 	msk->last_rcv_ns = msk->last_ack_ns;
 	sk->sk_state_change(sk);
 	sk_wake_async(sk, SOCK_WAKE_IO, POLL_OUT);
+	mrc_nl_conn_event(sk, MRC_CONN_EVENT_UP, 0);
 }
 
 /* Free everything a connection holds once nothing can reach it any more. */
@@ -429,6 +430,8 @@ static void mrc_conn_destroy(struct sock *sk)
  */
 void mrc_conn_done(struct sock *sk)
 {
+	if (sk->sk_state != TCP_CLOSE && !mrc_sk(sk)->failed)
+		mrc_nl_conn_event(sk, MRC_CONN_EVENT_CLOSED, 0);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	mrc_conn_destroy(sk);
@@ -458,6 +461,8 @@ void mrc_conn_abort(struct sock *sk, int err, bool send_rst)
 		mrc_send_rst(sk);
 	MRC_INC_STATS(mrc_sk_pernet(sk), err == ETIMEDOUT ?
 		      MRC_MIB_CONN_TIMEDOUT : MRC_MIB_CONN_ABORTED);
+	mrc_nl_conn_event(sk, MRC_CONN_EVENT_FAILED, err);
+	msk->failed = true;
 	mrc_sock_error(sk, err);
 	mrc_conn_done(sk);
 }
@@ -583,6 +588,7 @@ static int mrc_listen_new_child(struct sock *lsk,
 	/* the clone's second reference is the accept queue's */
 	list_add_tail(&child->accept_node, &mrc_sk(lsk)->accept_queue);
 	sk_acceptq_added(lsk);
+	mrc_nl_conn_event(sk, MRC_CONN_EVENT_UP, 0);
 	bh_unlock_sock(sk);
 	return 0;
 err:

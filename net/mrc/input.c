@@ -12,6 +12,7 @@
 #include <net/udp.h>
 
 #include "protocol.h"
+#include "trace.h"
 #include "psn.h"
 
 static const enum mrc_mib_field mrc_hdr_drop_mib[__MRC_HDR_MAX] = {
@@ -263,6 +264,7 @@ static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 	const struct mrc_hdr *h = mrc_skb_hdr(skb);
 	struct mrc_sock *msk = mrc_sk(sk);
 
+	trace_mrc_rcv(sk, h->type, skb->len);
 	if (sk->sk_state == TCP_LISTEN) {
 		if (h->type == MRC_PKT_SYN)
 			mrc_listen_rcv_syn(sk, skb);

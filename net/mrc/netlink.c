@@ -240,19 +240,15 @@ static int mrc_nl_put_addr(struct sk_buff *msg, int attr, bool v4,
 	return nla_put_in6_addr(msg, attr, a);
 }
 
-/* One connection; socket locked. */
-static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
-			    u32 seq, int flags)
+/* The attributes of one connection; socket locked (or owned by the
+ * softirq that holds its spinlock).
+ */
+static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_conn_stats *st = &msk->stats;
 	u16 n[4] = {};
-	void *hdr;
 
-	hdr = genlmsg_put(msg, portid, seq, &mrc_genl_family, flags,
-			  MRC_CMD_CONN_GET);
-	if (!hdr)
-		return -EMSGSIZE;
 	if (msk->evset.nr_evs)
 		mrc_evset_count(&msk->evset, n);
 	if (nla_put_u32(msg, MRC_A_CONN_LOCAL_CID, msk->local_cid) ||
@@ -291,7 +287,22 @@ static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
 	    nla_put_u64_64bit(msg, MRC_A_CONN_LOST, st->lost, MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_RTO_COUNT, st->rto,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(msg, MRC_A_CONN_CE, st->ce, MRC_A_CONN_PAD)) {
+	    nla_put_u64_64bit(msg, MRC_A_CONN_CE, st->ce, MRC_A_CONN_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One connection; socket locked. */
+static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
+			    u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &mrc_genl_family, flags,
+			  MRC_CMD_CONN_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_nl_put_conn(msg, sk)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -549,6 +560,87 @@ static int mrc_nl_path_set(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+enum mrc_mcgrp {
+	MRC_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group mrc_genl_mcgrps[] = {
+	[MRC_MCGRP_EVENTS] = { .name = MRC_GENL_MCGRP_EVENTS },
+};
+
+/**
+ * mrc_nl_conn_event() - tell the events group about a connection
+ * @sk: the connection, locked
+ * @what: enum mrc_conn_event
+ * @err: the errno of a failure, else 0
+ *
+ * Any context.
+ */
+void mrc_nl_conn_event(struct sock *sk, u8 what, int err)
+{
+	struct net *net = sock_net(sk);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_MCGRP_EVENTS))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_CONN_EVENT);
+	if (!hdr || mrc_nl_put_conn(msg, sk) ||
+	    nla_put_u8(msg, MRC_A_CONN_EVENT, what) ||
+	    (err && nla_put_u32(msg, MRC_A_CONN_ERROR, err))) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&mrc_genl_family, net, msg, 0,
+				MRC_MCGRP_EVENTS, GFP_ATOMIC);
+}
+
+/**
+ * mrc_nl_path_event() - tell the events group an EV changed state
+ * @sk: the connection, locked
+ * @evi: the slot of the EV
+ * @old: its state before
+ * @cause: enum mrc_path_cause
+ *
+ * Rate-limited per namespace; what the limit holds back is counted.  Any
+ * context.
+ */
+void mrc_nl_path_event(struct sock *sk, u16 evi, u8 old, u8 cause)
+{
+	const struct mrc_ev *ev = &mrc_sk(sk)->evset.evs[evi];
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct net *net = sock_net(sk);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_MCGRP_EVENTS))
+		return;
+	if (!__ratelimit(&mn->event_rs)) {
+		MRC_INC_STATS(mn, MRC_MIB_EVENTS_SUPPRESSED);
+		return;
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_PATH_EVENT);
+	if (!hdr ||
+	    nla_put_u32(msg, MRC_A_PATH_CID, mrc_sk(sk)->local_cid) ||
+	    nla_put_u16(msg, MRC_A_PATH_PORT, ev->port) ||
+	    nla_put_u8(msg, MRC_A_PATH_STATE, ev->state) ||
+	    nla_put_u8(msg, MRC_A_PATH_OLD_STATE, old) ||
+	    nla_put_u8(msg, MRC_A_PATH_CAUSE, cause)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&mrc_genl_family, net, msg, 0,
+				MRC_MCGRP_EVENTS, GFP_ATOMIC);
+}
+
 static const struct genl_ops mrc_genl_ops[] = {
 	{
 		.cmd	= MRC_CMD_CONFIG_GET,
@@ -593,6 +685,8 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= mrc_genl_ops,
 	.n_ops		= ARRAY_SIZE(mrc_genl_ops),
+	.mcgrps		= mrc_genl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(mrc_genl_mcgrps),
 	.resv_start_op	= 0,
 };
 

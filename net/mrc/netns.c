@@ -225,6 +225,9 @@ static int __net_init mrc_net_init(struct net *net)
 
 	mutex_init(&mn->lock);
 	spin_lock_init(&mn->deny_lock);
+	/* EV notifications: bursts of 100, 200 a second; no log message */
+	ratelimit_state_init(&mn->event_rs, HZ / 2, 100);
+	ratelimit_set_flags(&mn->event_rs, RATELIMIT_MSG_ON_RELEASE);
 	mn->port = MRC_DEFAULT_UDP_PORT;
 	mrc_settings_default(&mn->settings);
 	get_random_bytes(&mn->cid_key, sizeof(mn->cid_key));

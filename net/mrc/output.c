@@ -15,6 +15,7 @@
 #include <net/udp_tunnel.h>
 
 #include "protocol.h"
+#include "trace.h"
 
 /* Who a datagram goes to, and through which tunnel socket. */
 struct mrc_flow {
@@ -226,7 +227,10 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 
 	port = msk->evset.evs[evi].port;
 	cb->sent_ns = mrc_now_ns();
+	trace_mrc_xmit(sk, cb->psn, port, cb->len, cb->tx_count + 1);
 	if (cb->tx_count) {
+		trace_mrc_retransmit(sk, cb->psn,
+				     msk->evset.evs[cb->evi].port, port);
 		msk->stats.retrans++;
 		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
 	}

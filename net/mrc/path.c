@@ -10,6 +10,24 @@
 
 #include "protocol.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+/**
+ * mrc_ev_changed() - an EV changed state: trace it, tell the listeners
+ * @sk: the connection, locked
+ * @evi: the slot
+ * @old: its state before
+ * @cause: enum mrc_path_cause
+ */
+void mrc_ev_changed(struct sock *sk, u16 evi, u8 old, u8 cause)
+{
+	const struct mrc_ev *ev = &mrc_sk(sk)->evset.evs[evi];
+
+	trace_mrc_ev_state(sk, ev->port, old, ev->state, cause);
+	mrc_nl_path_event(sk, evi, old, cause);
+}
+
 static u64 mrc_probe_interval_ns(struct sock *sk)
 {
 	return (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.probe_interval_ms) *
@@ -58,12 +76,15 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_ev *ev = &msk->evset.evs[evi];
 	struct mrc_skb_cb *cb, *tmp;
+	u8 old = ev->state;
 	bool replaced;
 
 	if (!mrc_evset_fail(&msk->evset, evi, mrc_now_ns(),
 			    mrc_probe_interval_ns(sk), &replaced))
 		return;
 	MRC_INC_STATS(mn, why);
+	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_BAD_RTO ?
+		       MRC_PATH_CAUSE_RTO : MRC_PATH_CAUSE_LOSS);
 	if (replaced)
 		MRC_INC_STATS(mn, MRC_MIB_EV_REPLACED);
 	list_for_each_entry_safe(cb, tmp, &ev->outstanding, ev_node)
@@ -80,8 +101,13 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
  */
 void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why)
 {
-	if (mrc_evset_revive(&mrc_sk(sk)->evset, evi))
-		MRC_INC_STATS(mrc_sk_pernet(sk), why);
+	u8 old = mrc_sk(sk)->evset.evs[evi].state;
+
+	if (!mrc_evset_revive(&mrc_sk(sk)->evset, evi))
+		return;
+	MRC_INC_STATS(mrc_sk_pernet(sk), why);
+	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_ALLOWED ?
+		       MRC_PATH_CAUSE_ALLOWED : MRC_PATH_CAUSE_PROBE);
 }
 
 /**
@@ -95,11 +121,13 @@ void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why)
 void mrc_ev_deny(struct sock *sk, u16 evi)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
+	u8 old = mrc_sk(sk)->evset.evs[evi].state;
 	bool replaced;
 
 	if (!mrc_evset_deny(&mrc_sk(sk)->evset, evi, &replaced))
 		return;
 	MRC_INC_STATS(mn, MRC_MIB_EV_DENIED);
+	mrc_ev_changed(sk, evi, old, MRC_PATH_CAUSE_DENIED);
 	if (replaced)
 		MRC_INC_STATS(mn, MRC_MIB_EV_REPLACED);
 }
@@ -130,6 +158,8 @@ void mrc_ev_probe_due(struct sock *sk, u64 now)
 			if (port) {
 				mrc_evset_recycle(set, e, port);
 				MRC_INC_STATS(mn, MRC_MIB_EV_RECYCLED);
+				mrc_ev_changed(sk, e, MRC_EV_BAD,
+					       MRC_PATH_CAUSE_RECYCLED);
 				continue;
 			}
 		}

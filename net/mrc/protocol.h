@@ -9,6 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ipv6.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/net.h>
 #include <linux/rhashtable-types.h>
 #include <linux/siphash.h>
@@ -138,6 +139,7 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
  * @fin_queued: shutdown(SHUT_WR) or close() queued our FIN
  * @fin_acked: the peer acknowledged our FIN
+ * @failed: ended by mrc_conn_abort() (its event is sent)
  * @evset: entropy values of this connection and their states
  * @ev_policy: enum mrc_ev_policy
  * @probe_ns: when the next probe of a BAD EV is due, 0 if none is BAD
@@ -203,6 +205,7 @@ struct mrc_sock {
 	bool			in_timer_cb;
 	bool			fin_queued;
 	bool			fin_acked;
+	bool			failed;
 
 	struct mrc_evset	evset;
 	u8			ev_policy;
@@ -267,6 +270,7 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @nr_deny: entries in @deny
  * @settings: tunables, see struct mrc_settings
  * @mib: counters of this namespace
+ * @event_rs: rate limit of the EV state notifications
  */
 struct mrc_net {
 	struct mutex		lock;	/* see above */
@@ -298,6 +302,7 @@ struct mrc_net {
 		u32	probe_interval_ms;
 	} settings;
 	struct mrc_mib __percpu	*mib;
+	struct ratelimit_state	event_rs;
 };
 
 extern unsigned int mrc_net_id;
@@ -405,11 +410,14 @@ void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why);
 void mrc_ev_deny(struct sock *sk, u16 evi);
 void mrc_ev_probe_due(struct sock *sk, u64 now);
 void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns);
+void mrc_ev_changed(struct sock *sk, u16 evi, u8 old, u8 cause);
 void mrc_rtx_purge(struct sock *sk);
 void mrc_rtt_sample(struct sock *sk, u32 rtt_us);
 
 /* netlink.c */
 int mrc_genl_register(void);
 void mrc_genl_unregister(void);
+void mrc_nl_conn_event(struct sock *sk, u8 what, int err);
+void mrc_nl_path_event(struct sock *sk, u16 evi, u8 old, u8 cause);
 
 #endif /* _NET_MRC_PROTOCOL_H */
