@@ -102,47 +102,11 @@ void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 	msk->rto_us = rto;
 }
 
-/* Congestion window: slow start, then one packet per window; halve once
- * per round trip on loss.  (The pluggable algorithms replace this.)
- */
-static void mrc_cc_increase(struct mrc_sock *msk, u32 acked)
-{
-	if (msk->in_recovery)
-		return;
-	if (msk->cwnd < msk->ssthresh) {
-		msk->cwnd = min_t(u32, msk->cwnd + acked, MRC_WIN_PKTS);
-		return;
-	}
-	msk->cwnd_cnt += acked;
-	if (msk->cwnd_cnt >= msk->cwnd) {
-		msk->cwnd_cnt -= msk->cwnd;
-		if (msk->cwnd < MRC_WIN_PKTS)
-			msk->cwnd++;
-	}
-}
-
-static void mrc_cc_on_ack(struct sock *sk, u32 acked)
-{
-	struct mrc_sock *msk = mrc_sk(sk);
-	u32 cwnd = msk->cwnd;
-
-	mrc_cc_increase(msk, acked);
-	if (msk->cwnd != cwnd)
-		trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
-}
-
-static void mrc_cc_on_loss(struct sock *sk)
+static void mrc_trace_cwnd(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	if (msk->in_recovery)
-		return;
-	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
-	msk->cwnd = msk->ssthresh;
-	msk->cwnd_cnt = 0;
-	msk->in_recovery = true;
-	msk->recovery_psn = msk->snd_nxt;
-	trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
+	trace_mrc_cwnd(sk, msk->cc.cwnd, msk->cc.ssthresh, msk->in_flight);
 }
 
 /**
@@ -169,7 +133,8 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	trace_mrc_loss(sk, cb->psn, msk->evset.evs[cb->evi].port, why);
-	mrc_cc_on_loss(sk);
+	if (mrc_cc_on_loss(&msk->cc, msk->snd_nxt))
+		mrc_trace_cwnd(sk);
 }
 
 /* The peer has @skb (by SACK or echo) but not cumulatively yet. */
@@ -294,7 +259,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	u32 cum = ntohl(a->cum_psn), echo = ntohl(a->echo_psn);
 	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
 	u16 flags = ntohs(a->common.flags);
-	u32 acked = 0, psn, i;
+	u32 acked = 0, rtt_us = 0, psn, i;
 	bool in_window;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
@@ -319,11 +284,10 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
 		    (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC) ==
 		    ntohl(a->echo_tsval)) {
-			u32 rtt = mrc_now_us32() - ntohl(a->echo_tsval);
-
-			mrc_rtt_sample(sk, rtt);
+			rtt_us = mrc_now_us32() - ntohl(a->echo_tsval);
+			mrc_rtt_sample(sk, rtt_us);
 			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
-					  rtt);
+					  rtt_us);
 		}
 	}
 	if (flags & (MRC_F_CE | MRC_F_PROBE))
@@ -357,9 +321,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		mrc_rtx_free(sk, rskb);
 		acked++;
 	}
-	if (msk->in_recovery && !mrc_psn_before(msk->snd_una,
-						msk->recovery_psn))
-		msk->in_recovery = false;
 
 	/* selective part: the SACK bitmap, then the echoed packet */
 	for (i = 0; i < MRC_SACK_BITS && sack; i++, sack >>= 1) {
@@ -381,8 +342,25 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	}
 
 	mrc_rack_detect(sk, now);
-	if (acked)
-		mrc_cc_on_ack(sk, acked);
+	if (acked) {
+		struct mrc_cc_ack ca = {
+			.acked = acked,
+			.rtt_us = rtt_us,
+			.snd_una = msk->snd_una,
+			.snd_nxt = msk->snd_nxt,
+		};
+		u32 ce_count = ntohl(a->ce_count);
+
+		/* the peer counts the marked packets it received; a count
+		 * that went backwards is an older ACK
+		 */
+		if ((s32)(ce_count - msk->peer_ce) > 0) {
+			ca.ce = min(ce_count - msk->peer_ce, acked);
+			msk->peer_ce = ce_count;
+		}
+		if (mrc_cc_on_ack(&msk->cc, &ca))
+			mrc_trace_cwnd(sk);
+	}
 
 	if (acked)
 		sk->sk_write_space(sk);
@@ -428,11 +406,8 @@ static void mrc_rto_fire(struct sock *sk)
 		if (skb)
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
 	}
-	msk->ssthresh = max_t(u32, msk->cwnd / 2, 2);
-	msk->cwnd = max_t(u32, msk->cwnd / 4, 2);
-	msk->in_recovery = true;
-	msk->recovery_psn = msk->snd_nxt;
-	trace_mrc_cwnd(sk, msk->cwnd, msk->ssthresh, msk->in_flight);
+	mrc_cc_on_rto(&msk->cc, msk->snd_nxt);
+	mrc_trace_cwnd(sk);
 	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
 			    READ_ONCE(s->rto_max_us));
 }

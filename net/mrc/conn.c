@@ -401,6 +401,31 @@ u16 mrc_conn_new_port(struct sock *sk)
 }
 
 /**
+ * mrc_conn_start_cc() - (re)start a connection's congestion window
+ * @sk: the socket, locked; snd_nxt is the first PSN it will send
+ *
+ * The algorithm is the socket's MRC_CC or the namespace's setting; the
+ * parameters are the namespace's at this moment.
+ */
+void mrc_conn_start_cc(struct sock *sk)
+{
+	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_cc_params p = {
+		.target_delay_us = READ_ONCE(s->cc_params.target_delay_us),
+		.ai = READ_ONCE(s->cc_params.ai),
+		.md = READ_ONCE(s->cc_params.md),
+		.init_cwnd = READ_ONCE(s->cc_params.init_cwnd),
+		.max_cwnd = min_t(u32, READ_ONCE(s->cc_params.max_cwnd),
+				  MRC_WIN_PKTS),
+	};
+
+	mrc_cc_init(&msk->cc, msk->opt_cc ? msk->opt_cc - 1 :
+		    READ_ONCE(s->cc), &p, msk->snd_nxt);
+	msk->peer_ce = 0;
+}
+
+/**
  * mrc_conn_established() - the handshake is complete
  * @sk: the connection, locked
  */
@@ -576,6 +601,7 @@ static int mrc_listen_new_child(struct sock *lsk,
 		goto err;
 	child->snd_una = get_random_u32();
 	child->snd_nxt = child->snd_una;
+	mrc_conn_start_cc(sk);
 	child->parent = lsk;
 	sock_hold(lsk);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);

@@ -24,6 +24,26 @@ static struct netlink_range_validation mrc_probe_range = {
 	.min = 1, .max = 60 * MSEC_PER_SEC,
 };
 
+static struct netlink_range_validation mrc_cc_delay_range = {
+	.min = 1, .max = USEC_PER_SEC,
+};
+
+static struct netlink_range_validation mrc_cc_ai_range = {
+	.min = 1, .max = 64,
+};
+
+static struct netlink_range_validation mrc_cc_md_range = {
+	.min = 1, .max = 1024,
+};
+
+static struct netlink_range_validation mrc_cc_init_range = {
+	.min = 1, .max = 1024,
+};
+
+static struct netlink_range_validation mrc_cc_max_range = {
+	.min = 2, .max = 1024,
+};
+
 static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 	[MRC_A_CONFIG_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 	[MRC_A_CONFIG_RTO_MIN_US]	=
@@ -44,6 +64,17 @@ static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 							 MRC_EV_POLICY_SINGLE),
 	[MRC_A_CONFIG_PROBE_INTERVAL_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_probe_range),
+	[MRC_A_CONFIG_CC]		= NLA_POLICY_MAX(NLA_U8, MRC_CC_RENO),
+	[MRC_A_CONFIG_CC_TARGET_DELAY_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_delay_range),
+	[MRC_A_CONFIG_CC_AI]		=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_ai_range),
+	[MRC_A_CONFIG_CC_MD]		=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_md_range),
+	[MRC_A_CONFIG_CC_INIT_CWND]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_init_range),
+	[MRC_A_CONFIG_CC_MAX_CWND]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_max_range),
 };
 
 static const struct nla_policy mrc_conn_get_policy[MRC_A_CONN_MAX + 1] = {
@@ -110,7 +141,14 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u16(msg, MRC_A_CONFIG_EV_SPARES, s.ev_spares) ||
 	    nla_put_u8(msg, MRC_A_CONFIG_EV_POLICY, s.ev_policy) ||
 	    nla_put_u32(msg, MRC_A_CONFIG_PROBE_INTERVAL_MS,
-			s.probe_interval_ms)) {
+			s.probe_interval_ms) ||
+	    nla_put_u8(msg, MRC_A_CONFIG_CC, s.cc) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_TARGET_DELAY_US,
+			s.cc_params.target_delay_us) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_AI, s.cc_params.ai) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_MD, s.cc_params.md) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_INIT_CWND, s.cc_params.init_cwnd) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_MAX_CWND, s.cc_params.max_cwnd)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -145,6 +183,26 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 		s->probe_interval_ms =
 			nla_get_u32(attrs[MRC_A_CONFIG_PROBE_INTERVAL_MS]);
 
+	if (attrs[MRC_A_CONFIG_CC])
+		s->cc = nla_get_u8(attrs[MRC_A_CONFIG_CC]);
+	if (attrs[MRC_A_CONFIG_CC_TARGET_DELAY_US])
+		s->cc_params.target_delay_us =
+			nla_get_u32(attrs[MRC_A_CONFIG_CC_TARGET_DELAY_US]);
+	if (attrs[MRC_A_CONFIG_CC_AI])
+		s->cc_params.ai = nla_get_u32(attrs[MRC_A_CONFIG_CC_AI]);
+	if (attrs[MRC_A_CONFIG_CC_MD])
+		s->cc_params.md = nla_get_u32(attrs[MRC_A_CONFIG_CC_MD]);
+	if (attrs[MRC_A_CONFIG_CC_INIT_CWND])
+		s->cc_params.init_cwnd =
+			nla_get_u32(attrs[MRC_A_CONFIG_CC_INIT_CWND]);
+	if (attrs[MRC_A_CONFIG_CC_MAX_CWND])
+		s->cc_params.max_cwnd =
+			nla_get_u32(attrs[MRC_A_CONFIG_CC_MAX_CWND]);
+
+	if (s->cc_params.init_cwnd > s->cc_params.max_cwnd) {
+		NL_SET_ERR_MSG_MOD(extack, "cc_init_cwnd is above cc_max_cwnd");
+		return -EINVAL;
+	}
 	if (s->rto_min_us > s->rto_max_us) {
 		NL_SET_ERR_MSG_MOD(extack, "rto_min_us is above rto_max_us");
 		return -EINVAL;
@@ -203,6 +261,13 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(mn->settings.ev_spares, s.ev_spares);
 	WRITE_ONCE(mn->settings.ev_policy, s.ev_policy);
 	WRITE_ONCE(mn->settings.probe_interval_ms, s.probe_interval_ms);
+	WRITE_ONCE(mn->settings.cc, s.cc);
+	WRITE_ONCE(mn->settings.cc_params.target_delay_us,
+		   s.cc_params.target_delay_us);
+	WRITE_ONCE(mn->settings.cc_params.ai, s.cc_params.ai);
+	WRITE_ONCE(mn->settings.cc_params.md, s.cc_params.md);
+	WRITE_ONCE(mn->settings.cc_params.init_cwnd, s.cc_params.init_cwnd);
+	WRITE_ONCE(mn->settings.cc_params.max_cwnd, s.cc_params.max_cwnd);
 	mutex_unlock(&mn->lock);
 	return 0;
 }
@@ -268,7 +333,11 @@ static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk)
 	    nla_put_u32(msg, MRC_A_CONN_EV_CHANGES, msk->evset.changes) ||
 	    nla_put_u32(msg, MRC_A_CONN_SRTT_US, msk->srtt_us) ||
 	    nla_put_u32(msg, MRC_A_CONN_RTO_US, msk->rto_us) ||
-	    nla_put_u32(msg, MRC_A_CONN_CWND, msk->cwnd) ||
+	    nla_put_u32(msg, MRC_A_CONN_CWND, msk->cc.cwnd) ||
+	    nla_put_u8(msg, MRC_A_CONN_CC, msk->cc.algo) ||
+	    nla_put_u32(msg, MRC_A_CONN_CC_ALPHA, msk->cc.alpha) ||
+	    nla_put_u32(msg, MRC_A_CONN_BASE_RTT_US, msk->cc.base_rtt_us) ||
+	    nla_put_u32(msg, MRC_A_CONN_QUEUE_DELAY_US, msk->cc.delay_us) ||
 	    nla_put_u32(msg, MRC_A_CONN_IN_FLIGHT, msk->in_flight) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_SENT, st->bytes_sent,
 			      MRC_A_CONN_PAD) ||

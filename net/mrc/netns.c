@@ -131,6 +131,12 @@ static void mrc_settings_default(struct mrc_settings *s)
 	s->ev_spares = MRC_DEFAULT_EV_SPARES;
 	s->ev_policy = MRC_DEFAULT_EV_POLICY;
 	s->probe_interval_ms = MRC_DEFAULT_PROBE_INTERVAL_MS;
+	s->cc = MRC_DEFAULT_CC;
+	s->cc_params.target_delay_us = MRC_DEFAULT_CC_TARGET_DELAY_US;
+	s->cc_params.ai = MRC_DEFAULT_CC_AI;
+	s->cc_params.md = MRC_DEFAULT_CC_MD;
+	s->cc_params.init_cwnd = MRC_DEFAULT_CC_INIT_CWND;
+	s->cc_params.max_cwnd = MRC_DEFAULT_CC_MAX_CWND;
 }
 
 static bool mrc_deny_matches(const struct mrc_deny *d,

@@ -493,7 +493,7 @@ void mrc_push(struct sock *sk)
 	    sk->sk_state != TCP_FIN_WAIT1)
 		return;
 
-	while (msk->lost_cnt && msk->in_flight < msk->cwnd) {
+	while (msk->lost_cnt && msk->in_flight < msk->cc.cwnd) {
 		skb = mrc_first_lost(sk);
 		if (WARN_ON_ONCE(!skb)) {
 			msk->lost_cnt = 0;
@@ -508,7 +508,7 @@ void mrc_push(struct sock *sk)
 	while ((skb = skb_peek(&sk->sk_write_queue))) {
 		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS)
 			break;
-		if (msk->in_flight >= msk->cwnd)
+		if (msk->in_flight >= msk->cc.cwnd)
 			break;
 		/* The peer's window, with one exception: when nothing is in
 		 * flight and the window is open at all, one packet may go even

@@ -18,6 +18,7 @@
 #include <net/netns/generic.h>
 #include <uapi/linux/mrc.h>
 
+#include "cc.h"
 #include "evset.h"
 #include "loss.h"
 #include "mib.h"
@@ -33,7 +34,6 @@
  */
 #define MRC_PKT_OVERHEAD	1024
 
-#define MRC_INIT_CWND		10
 #define MRC_INIT_RTO_US		(200 * USEC_PER_MSEC)
 
 /* Headroom for IPv6 + UDP + the largest mrc header. */
@@ -96,6 +96,7 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @opt_ev_count: MRC_EV_COUNT, 0 for the namespace's setting (kept by
  *                children of a listener: outside the part reset for them)
  * @opt_ev_policy: MRC_EV_POLICY plus one, 0 for the namespace's setting
+ * @opt_cc: MRC_CC plus one, 0 for the namespace's setting
  * @node: in the namespace's connection table, keyed by @local_cid (RCU)
  * @port_node: in the namespace's port table (bound sockets, listeners)
  * @local_cid: our connection id, 0 until the connection is hashed
@@ -119,11 +120,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @lost_cnt: packets judged lost and not yet retransmitted
  * @bytes_out: payload bytes in [@snd_una, @snd_nxt)
  * @peer_rwnd: bytes the peer accepts beyond @snd_una
- * @cwnd: congestion window, packets
- * @ssthresh: slow-start threshold, packets
- * @cwnd_cnt: ACKed packets towards the next window increase
- * @recovery_psn: no further window cut until @snd_una passes it
- * @in_recovery: the window was cut and @recovery_psn is not reached
+ * @cc: congestion window and its algorithm's state
+ * @peer_ce: the peer's count of CE-marked data packets, latest seen
  * @srtt_us: smoothed RTT, 0 before the first sample
  * @rttvar_us: RTT variation
  * @rto_us: current retransmission timeout, backed off
@@ -158,6 +156,7 @@ struct mrc_sock {
 	struct inet_sock	inet;
 	u16			opt_ev_count;
 	u8			opt_ev_policy;
+	u8			opt_cc;
 
 	struct rhash_head	node;
 	struct hlist_node	port_node;
@@ -185,11 +184,8 @@ struct mrc_sock {
 	u32			lost_cnt;
 	u64			bytes_out;
 	u32			peer_rwnd;
-	u32			cwnd;
-	u32			ssthresh;
-	u32			cwnd_cnt;
-	u32			recovery_psn;
-	bool			in_recovery;
+	struct mrc_cc		cc;
+	u32			peer_ce;
 	u32			srtt_us;
 	u32			rttvar_us;
 	u32			rto_us;
@@ -300,6 +296,8 @@ struct mrc_net {
 		u16	ev_spares;
 		u8	ev_policy;
 		u32	probe_interval_ms;
+		u8	cc;
+		struct mrc_cc_params cc_params;
 	} settings;
 	struct mrc_mib __percpu	*mib;
 	struct ratelimit_state	event_rs;
@@ -364,6 +362,7 @@ void mrc_conn_free_state(struct sock *sk);
 void mrc_conn_init_evs(struct sock *sk, u16 nr_pos, u16 nr_evs);
 u16 mrc_conn_new_port(struct sock *sk);
 void mrc_conn_established(struct sock *sk);
+void mrc_conn_start_cc(struct sock *sk);
 void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
 void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);

@@ -31,8 +31,7 @@ void mrc_sock_init_fields(struct sock *sk)
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
 	mrc_timer_init(sk);
-	msk->cwnd = MRC_INIT_CWND;
-	msk->ssthresh = MRC_WIN_PKTS;
+	mrc_conn_start_cc(sk);
 	msk->rto_us = clamp_t(u32, MRC_INIT_RTO_US, READ_ONCE(s->rto_min_us),
 			      READ_ONCE(s->rto_max_us));
 	msk->peer_rwnd = MRC_PKT_OVERHEAD * 4;
@@ -331,6 +330,7 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	msk->peer_udp = READ_ONCE(mrc_sk_pernet(sk)->port);
 	msk->snd_una = get_random_u32();
 	msk->snd_nxt = msk->snd_una;
+	mrc_conn_start_cc(sk);
 	msk->syn_start_ns = mrc_now_ns();
 	msk->syn_sent_ns = msk->syn_start_ns;
 	inet_sk_set_state(sk, TCP_SYN_SENT);
@@ -895,7 +895,7 @@ static int mrc_set_v6only(struct sock *sk, sockptr_t optval,
 	return err;
 }
 
-/* MRC_EV_COUNT and MRC_EV_POLICY: before connect() or listen(). */
+/* MRC_EV_COUNT, MRC_EV_POLICY and MRC_CC: before connect() or listen(). */
 static int mrc_set_ev_opt(struct sock *sk, int optname, sockptr_t optval,
 			  unsigned int optlen)
 {
@@ -907,7 +907,8 @@ static int mrc_set_ev_opt(struct sock *sk, int optname, sockptr_t optval,
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
 		return -EFAULT;
 	if (optname == MRC_EV_COUNT ? val < 0 || val > MRC_EV_COUNT_LIMIT :
-	    val < -1 || val > MRC_EV_POLICY_SINGLE)
+	    val < -1 || val > (optname == MRC_CC ? MRC_CC_RENO :
+			       MRC_EV_POLICY_SINGLE))
 		return -EINVAL;
 	lock_sock(sk);
 	if (sk->sk_state == TCP_LISTEN)
@@ -916,6 +917,8 @@ static int mrc_set_ev_opt(struct sock *sk, int optname, sockptr_t optval,
 		err = -EISCONN;
 	else if (optname == MRC_EV_COUNT)
 		msk->opt_ev_count = val;
+	else if (optname == MRC_CC)
+		msk->opt_cc = val + 1;
 	else
 		msk->opt_ev_policy = val + 1;
 	release_sock(sk);
@@ -932,6 +935,7 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	switch (optname) {
 	case MRC_EV_COUNT:
 	case MRC_EV_POLICY:
+	case MRC_CC:
 		return mrc_set_ev_opt(sock->sk, optname, optval, optlen);
 	case MRC_INFO:
 		return -EOPNOTSUPP;	/* read-only */
@@ -950,8 +954,8 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_srtt_us = msk->srtt_us;
 	info->mrci_rttvar_us = msk->rttvar_us;
 	info->mrci_rto_us = msk->rto_us;
-	info->mrci_cwnd = msk->cwnd;
-	info->mrci_ssthresh = msk->ssthresh;
+	info->mrci_cwnd = msk->cc.cwnd;
+	info->mrci_ssthresh = msk->cc.ssthresh;
 	info->mrci_in_flight = msk->in_flight;
 	info->mrci_peer_rwnd = msk->peer_rwnd;
 	info->mrci_rcv_window = mrc_rcv_window(sk);
@@ -985,6 +989,10 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 			       (msk->opt_ev_policy ? msk->opt_ev_policy - 1 :
 				READ_ONCE(mrc_sk_pernet(sk)->settings.ev_policy));
 	info->mrci_ev_changes = msk->evset.changes;
+	info->mrci_cc = msk->cc.algo;
+	info->mrci_cc_alpha = msk->cc.alpha;
+	info->mrci_base_rtt_us = msk->cc.base_rtt_us;
+	info->mrci_queue_delay_us = msk->cc.delay_us;
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -1013,8 +1021,10 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 
 	switch (optname) {
 	case MRC_EV_COUNT:
-	case MRC_EV_POLICY: {
+	case MRC_EV_POLICY:
+	case MRC_CC: {
 		int val = optname == MRC_EV_COUNT ? mrc_sk(sk)->opt_ev_count :
+			  optname == MRC_CC ? (int)mrc_sk(sk)->opt_cc - 1 :
 			  (int)mrc_sk(sk)->opt_ev_policy - 1;
 
 		len = min_t(unsigned int, len, sizeof(val));

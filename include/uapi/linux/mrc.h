@@ -28,6 +28,12 @@
 #define MRC_DEFAULT_EV_SPARES		32
 #define MRC_DEFAULT_EV_POLICY		MRC_EV_POLICY_SPRAY
 #define MRC_DEFAULT_PROBE_INTERVAL_MS	100
+#define MRC_DEFAULT_CC			MRC_CC_NSCC
+#define MRC_DEFAULT_CC_TARGET_DELAY_US	1000
+#define MRC_DEFAULT_CC_AI		1
+#define MRC_DEFAULT_CC_MD		512	/* of 1024: halve on loss */
+#define MRC_DEFAULT_CC_INIT_CWND	10
+#define MRC_DEFAULT_CC_MAX_CWND		1024
 
 /* Limits of the settings. */
 #define MRC_MAX_MSG_SIZE_LIMIT		(1U << 30)
@@ -40,6 +46,13 @@ enum mrc_ev_policy {
 	MRC_EV_POLICY_SINGLE,	/* one EV for the whole connection, like a
 				 * classic ECMP-hashed flow (for comparison)
 				 */
+};
+
+/* Congestion control algorithms (see Documentation/networking/mrc.rst). */
+enum mrc_cc_algo {
+	MRC_CC_NSCC,		/* CE fraction and queueing delay (default) */
+	MRC_CC_DCTCP,		/* CE fraction only */
+	MRC_CC_RENO,		/* loss only, for comparison */
 };
 
 /* State of one entropy value of a connection. */
@@ -64,7 +77,12 @@ enum mrc_ev_state {
 					 * connect() or listen()
 					 */
 
-#define MRC_INFO_VERSION	2
+#define MRC_CC			4	/* int: enum mrc_cc_algo, -1 = the
+					 * namespace's setting; before
+					 * connect() or listen()
+					 */
+
+#define MRC_INFO_VERSION	3
 
 /**
  * struct mrc_info - state and counters of one connection (MRC_INFO)
@@ -111,6 +129,14 @@ struct mrc_info {
 	__u8	mrci_ev_policy;		/* enum mrc_ev_policy */
 	__u8	mrci_pad3[3];
 	__u32	mrci_ev_changes;	/* EV state changes */
+	/* version 3 */
+	__u8	mrci_cc;		/* enum mrc_cc_algo */
+	__u8	mrci_pad4[3];
+	__u32	mrci_cc_alpha;		/* EWMA of the CE-marked fraction,
+					 * 1/1024
+					 */
+	__u32	mrci_base_rtt_us;	/* lowest RTT seen */
+	__u32	mrci_queue_delay_us;	/* mean RTT above it, last round */
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
@@ -181,6 +207,14 @@ enum mrc_config_attr {
 	MRC_A_CONFIG_EV_SPARES,		/* u16: spare EVs per connection */
 	MRC_A_CONFIG_EV_POLICY,		/* u8: enum mrc_ev_policy */
 	MRC_A_CONFIG_PROBE_INTERVAL_MS,	/* u32: probes of BAD EVs this often */
+	MRC_A_CONFIG_CC,		/* u8: enum mrc_cc_algo */
+	MRC_A_CONFIG_CC_TARGET_DELAY_US,	/* u32: queueing delay nscc aims at */
+	MRC_A_CONFIG_CC_AI,		/* u32: packets added per round trip */
+	MRC_A_CONFIG_CC_MD,		/* u32: largest decrease, 1/1024 of the
+					 * window (on loss: all of it)
+					 */
+	MRC_A_CONFIG_CC_INIT_CWND,	/* u32: initial window, packets */
+	MRC_A_CONFIG_CC_MAX_CWND,	/* u32: largest window, packets */
 
 	__MRC_A_CONFIG_MAX,
 	MRC_A_CONFIG_MAX = __MRC_A_CONFIG_MAX - 1
@@ -291,6 +325,10 @@ enum mrc_conn_attr {
 	MRC_A_CONN_CE,			/* u64 */
 	MRC_A_CONN_EVENT,		/* u8: enum mrc_conn_event (events) */
 	MRC_A_CONN_ERROR,		/* u32: errno of a failure (events) */
+	MRC_A_CONN_CC,			/* u8: enum mrc_cc_algo */
+	MRC_A_CONN_CC_ALPHA,		/* u32: CE-marked fraction, 1/1024 */
+	MRC_A_CONN_BASE_RTT_US,		/* u32 */
+	MRC_A_CONN_QUEUE_DELAY_US,	/* u32 */
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mrc congestion control: one window per connection, across all its EVs,
+ * behind an ops table in the manner of tcp_congestion_ops.
+ *
+ *   nscc   (default) in the spirit of UET's NSCC: the fraction of CE marks
+ *          and the queueing delay (RTT above the lowest seen) decide once
+ *          per round trip: no marks and little delay -> grow; marks and
+ *          delay -> shrink in proportion to the marked fraction; marks
+ *          without delay -> hold (a path problem: the marked EVs are
+ *          skipped instead); delay without marks (a path that bleaches
+ *          ECN) -> shrink gently towards the target delay.
+ *   dctcp  ECN only: the EWMA of the marked fraction, shrink by half of it
+ *          in a round with marks, else grow by one packet a round.
+ *   reno   slow start and one packet a round; halve on loss; ignores ECN
+ *          and delay (for comparison).
+ *
+ * Every algorithm halves (by the decrease factor) on loss once per round
+ * trip and falls to a quarter on a timeout.  The rules are pure, on
+ * struct mrc_cc, so KUnit drives them with scripted ACK sequences.
+ */
+#ifndef _NET_MRC_CC_H
+#define _NET_MRC_CC_H
+
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <uapi/linux/mrc.h>
+
+#include "psn.h"
+
+#define MRC_CC_ONE	1024U	/* fixed point 1.0 for alpha and factors */
+#define MRC_CC_G_SHIFT	4	/* alpha gain 1/16, as DCTCP */
+#define MRC_CC_MIN_CWND	2U
+
+/**
+ * struct mrc_cc_params - the tunables (namespace settings)
+ * @target_delay_us: queueing delay nscc aims at
+ * @ai: packets added per round trip when growing
+ * @md: largest decrease, in 1/1024 of the window (loss: all of it)
+ * @init_cwnd: window at the start, packets
+ * @max_cwnd: largest window, packets
+ */
+struct mrc_cc_params {
+	u32	target_delay_us;
+	u32	ai;
+	u32	md;
+	u32	init_cwnd;
+	u32	max_cwnd;
+};
+
+/**
+ * struct mrc_cc - congestion state of one connection
+ * @algo: enum mrc_cc_algo
+ * @p: its parameters, fixed when the connection starts
+ * @cwnd: window, packets
+ * @ssthresh: slow-start threshold, packets
+ * @cnt: packets acknowledged towards the next additive increase
+ * @alpha: EWMA of the marked fraction, 1/1024
+ * @base_rtt_us: lowest RTT seen, 0 before a sample
+ * @round_end: the round trip ends when this PSN is acknowledged
+ * @round_acked: packets acknowledged in this round
+ * @round_ce: of which CE-marked
+ * @round_delay_us: sum of the queueing delay samples of this round
+ * @round_samples: their number
+ * @delay_us: mean queueing delay of the last round
+ * @recovery_psn: no further loss reaction until it is acknowledged
+ * @in_recovery: a loss reaction is in force
+ */
+struct mrc_cc {
+	u8	algo;
+	struct mrc_cc_params p;
+	u32	cwnd;
+	u32	ssthresh;
+	u32	cnt;
+	u32	alpha;
+	u32	base_rtt_us;
+	u32	round_end;
+	u32	round_acked;
+	u32	round_ce;
+	u64	round_delay_us;
+	u32	round_samples;
+	u32	delay_us;
+	u32	recovery_psn;
+	bool	in_recovery;
+};
+
+/**
+ * struct mrc_cc_ack - what one ACK tells the window
+ * @acked: packets newly acknowledged (cumulatively or selectively)
+ * @ce: how many of them arrived CE-marked
+ * @rtt_us: an RTT sample, 0 if the ACK gave none
+ * @snd_una: oldest unacknowledged PSN after the ACK
+ * @snd_nxt: next new PSN
+ */
+struct mrc_cc_ack {
+	u32	acked;
+	u32	ce;
+	u32	rtt_us;
+	u32	snd_una;
+	u32	snd_nxt;
+};
+
+/**
+ * struct mrc_cc_ops - a congestion control algorithm
+ * @name: as the tool and the documentation call it
+ * @round: a round trip ended: decide from its marks and delay
+ * @ack: per ACK, between round decisions (slow start, additive growth)
+ */
+struct mrc_cc_ops {
+	const char *name;
+	void (*round)(struct mrc_cc *cc);
+	void (*ack)(struct mrc_cc *cc, const struct mrc_cc_ack *a);
+};
+
+static inline void mrc_cc_set_cwnd(struct mrc_cc *cc, u64 cwnd)
+{
+	cc->cwnd = clamp_t(u64, cwnd, MRC_CC_MIN_CWND, cc->p.max_cwnd);
+}
+
+/* Grow: slow start below ssthresh, else @ai packets per window acked. */
+static inline void mrc_cc_grow(struct mrc_cc *cc, u32 acked)
+{
+	if (cc->cwnd < cc->ssthresh) {
+		mrc_cc_set_cwnd(cc, min_t(u64, (u64)cc->cwnd + acked,
+					  cc->ssthresh));
+		return;
+	}
+	cc->cnt += acked;
+	if (cc->cnt >= cc->cwnd) {
+		cc->cnt -= cc->cwnd;
+		mrc_cc_set_cwnd(cc, (u64)cc->cwnd + cc->p.ai);
+	}
+}
+
+/* Shrink by @frac/1024 of the window (at most the decrease factor). */
+static inline void mrc_cc_shrink(struct mrc_cc *cc, u32 frac)
+{
+	u64 cut = (u64)cc->cwnd * min(frac, cc->p.md) / MRC_CC_ONE;
+
+	mrc_cc_set_cwnd(cc, cc->cwnd - cut);
+	cc->ssthresh = cc->cwnd;
+	cc->cnt = 0;
+}
+
+/* The marked fraction of the round, 1/1024, and alpha's EWMA of it. */
+static inline u32 mrc_cc_round_frac(const struct mrc_cc *cc)
+{
+	if (!cc->round_acked)
+		return 0;
+	return min_t(u32, (u64)cc->round_ce * MRC_CC_ONE / cc->round_acked,
+		     MRC_CC_ONE);
+}
+
+static inline void mrc_cc_update_alpha(struct mrc_cc *cc)
+{
+	u32 f = mrc_cc_round_frac(cc);
+
+	cc->alpha = cc->alpha - (cc->alpha >> MRC_CC_G_SHIFT) +
+		    (f >> MRC_CC_G_SHIFT);
+}
+
+static inline void mrc_cc_reno_ack(struct mrc_cc *cc,
+				   const struct mrc_cc_ack *a)
+{
+	if (!cc->in_recovery)
+		mrc_cc_grow(cc, a->acked);
+}
+
+static inline void mrc_cc_reno_round(struct mrc_cc *cc)
+{
+}
+
+/* DCTCP: grow unless this round has marks; shrink once a round by
+ * alpha/2.
+ */
+static inline void mrc_cc_dctcp_ack(struct mrc_cc *cc,
+				    const struct mrc_cc_ack *a)
+{
+	if (!cc->in_recovery && !cc->round_ce)
+		mrc_cc_grow(cc, a->acked - a->ce);
+}
+
+static inline void mrc_cc_dctcp_round(struct mrc_cc *cc)
+{
+	mrc_cc_update_alpha(cc);
+	if (cc->round_ce)
+		mrc_cc_shrink(cc, cc->alpha / 2);
+}
+
+/* nscc: the four quadrants of (marks, delay), decided once a round; in
+ * the growing quadrant the window grows per ACK as reno's does.
+ */
+static inline bool mrc_cc_nscc_delayed(const struct mrc_cc *cc)
+{
+	return cc->delay_us >= cc->p.target_delay_us;
+}
+
+static inline void mrc_cc_nscc_ack(struct mrc_cc *cc,
+				   const struct mrc_cc_ack *a)
+{
+	if (!cc->in_recovery && !cc->round_ce && !mrc_cc_nscc_delayed(cc))
+		mrc_cc_grow(cc, a->acked);
+}
+
+static inline void mrc_cc_nscc_round(struct mrc_cc *cc)
+{
+	u32 frac = mrc_cc_round_frac(cc);
+
+	mrc_cc_update_alpha(cc);
+	if (!mrc_cc_nscc_delayed(cc))
+		return;		/* grow (per ACK), or hold: marks, no delay */
+	if (cc->round_ce) {
+		/* congestion at a queue we share: in proportion to marks */
+		mrc_cc_shrink(cc, max(frac, cc->alpha) / 2);
+		return;
+	}
+	/* delay and no marks: towards the target, at most an eighth */
+	mrc_cc_shrink(cc, min_t(u64, MRC_CC_ONE / 8,
+				(u64)(cc->delay_us - cc->p.target_delay_us) *
+				MRC_CC_ONE / (2 * (u64)cc->delay_us)));
+}
+
+/**
+ * mrc_cc_ops_of() - the ops of an algorithm
+ * @algo: enum mrc_cc_algo, valid
+ *
+ * Return: its ops.
+ */
+static inline const struct mrc_cc_ops *mrc_cc_ops_of(u8 algo)
+{
+	static const struct mrc_cc_ops algos[] = {
+		[MRC_CC_NSCC] = {
+			.name	= "nscc",
+			.round	= mrc_cc_nscc_round,
+			.ack	= mrc_cc_nscc_ack,
+		},
+		[MRC_CC_DCTCP] = {
+			.name	= "dctcp",
+			.round	= mrc_cc_dctcp_round,
+			.ack	= mrc_cc_dctcp_ack,
+		},
+		[MRC_CC_RENO] = {
+			.name	= "reno",
+			.round	= mrc_cc_reno_round,
+			.ack	= mrc_cc_reno_ack,
+		},
+	};
+
+	return &algos[algo < ARRAY_SIZE(algos) ? algo : MRC_CC_NSCC];
+}
+
+/**
+ * mrc_cc_init() - start a connection's window
+ * @cc: the state
+ * @algo: enum mrc_cc_algo
+ * @p: the parameters
+ * @snd_nxt: the first PSN the connection will send
+ */
+static inline void mrc_cc_init(struct mrc_cc *cc, u8 algo,
+			       const struct mrc_cc_params *p, u32 snd_nxt)
+{
+	memset(cc, 0, sizeof(*cc));
+	cc->algo = algo <= MRC_CC_RENO ? algo : MRC_CC_NSCC;
+	cc->p = *p;
+	cc->p.max_cwnd = max(cc->p.max_cwnd, MRC_CC_MIN_CWND);
+	cc->p.ai = max(cc->p.ai, 1U);
+	mrc_cc_set_cwnd(cc, p->init_cwnd);
+	cc->ssthresh = cc->p.max_cwnd;
+	cc->round_end = snd_nxt;
+}
+
+/**
+ * mrc_cc_on_ack() - an ACK acknowledged packets
+ * @cc: the state
+ * @a: what it said
+ *
+ * Return: true if the window changed.
+ */
+static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
+{
+	const struct mrc_cc_ops *ops = mrc_cc_ops_of(cc->algo);
+	u32 cwnd = cc->cwnd;
+
+	if (a->rtt_us) {
+		if (!cc->base_rtt_us || a->rtt_us < cc->base_rtt_us)
+			cc->base_rtt_us = a->rtt_us;
+		cc->round_delay_us += a->rtt_us - cc->base_rtt_us;
+		cc->round_samples++;
+	}
+	cc->round_acked += a->acked;
+	cc->round_ce += min(a->ce, a->acked);
+	if (cc->in_recovery && !mrc_psn_before(a->snd_una, cc->recovery_psn))
+		cc->in_recovery = false;
+	ops->ack(cc, a);
+
+	if (!mrc_psn_before(a->snd_una, cc->round_end)) {
+		if (cc->round_samples)
+			cc->delay_us = div_u64(cc->round_delay_us,
+					       cc->round_samples);
+		if (!cc->in_recovery)
+			ops->round(cc);
+		cc->round_end = a->snd_nxt;
+		cc->round_acked = 0;
+		cc->round_ce = 0;
+		cc->round_delay_us = 0;
+		cc->round_samples = 0;
+	}
+	return cc->cwnd != cwnd;
+}
+
+/**
+ * mrc_cc_on_loss() - a packet was judged lost
+ * @cc: the state
+ * @snd_nxt: next new PSN: the reaction lasts until it is acknowledged
+ *
+ * Return: true if the window changed (once per round trip).
+ */
+static inline bool mrc_cc_on_loss(struct mrc_cc *cc, u32 snd_nxt)
+{
+	if (cc->in_recovery)
+		return false;
+	mrc_cc_shrink(cc, cc->p.md);
+	cc->in_recovery = true;
+	cc->recovery_psn = snd_nxt;
+	return true;
+}
+
+/**
+ * mrc_cc_on_rto() - the retransmission timer expired
+ * @cc: the state
+ * @snd_nxt: next new PSN
+ */
+static inline void mrc_cc_on_rto(struct mrc_cc *cc, u32 snd_nxt)
+{
+	cc->ssthresh = max(cc->cwnd / 2, MRC_CC_MIN_CWND);
+	mrc_cc_set_cwnd(cc, cc->cwnd / 4);
+	cc->cnt = 0;
+	cc->in_recovery = true;
+	cc->recovery_psn = snd_nxt;
+}
+
+#endif /* _NET_MRC_CC_H */
