@@ -227,6 +227,7 @@ inject "message larger than max_msg_size (4 GiB)" too_big
 inject "zero connection id where one is needed" zero_cid
 inject "unknown connection" no_conn
 inject "right dst_cid, wrong src_cid" wrong_src_cid
+inject "right ids from another address" spoofed
 inject "DATA beyond the receive window" out_of_window
 inject "DATA already delivered" dup_data
 inject "ACK of data never sent" ack_unsent

@@ -73,7 +73,8 @@ def probe(dst, src, typ=PROBE, flags=0, reserved=0, ver=VERSION):
             struct.pack('!IHH', 12345, 49152, reserved))
 
 
-def udp_packets(args, payloads, tos=0, bad_csum=False, udp_len_delta=0):
+def udp_packets(args, payloads, tos=0, bad_csum=False, udp_len_delta=0,
+                src=None):
     """IP/UDP packets from A to B's encapsulation port, one per payload,
     as bytes (scapy is slow in an emulated VM: one build per packet)."""
     # scapy is imported here so that building the payloads stays cheap
@@ -84,7 +85,7 @@ def udp_packets(args, payloads, tos=0, bad_csum=False, udp_len_delta=0):
     pkts = []
     for i, pl in enumerate(payloads):
         sport = 49152 + i % 16384
-        ip = IP(src=args.src, dst=args.dst, tos=tos)
+        ip = IP(src=src or args.src, dst=args.dst, tos=tos)
         if udp_len_delta < 0:
             # the UDP length claims less than the IP payload: the checksum
             # covers what the UDP length says, the rest is IP padding
@@ -245,6 +246,16 @@ def build(args):
         counter = 'drop_bad_cid'
         # a SYNACK from another id means a second connection: refused
         extra['out_rst'] = 3
+    elif cls == 'spoofed':
+        # right ids, but from another host of the subnet: a local user
+        # can read the ids, so they alone must not be enough
+        pls = [next_piece(), ack(cid, peer, una, rwnd=args.rwnd),
+               probe(cid, peer), probe(cid, peer, typ=RST),
+               syn(cid, peer, 7, 8, 4797, typ=SYNACK)]
+        parts = args.src.split('.')
+        parts[3] = str((int(parts[3]) + 100) % 250 + 1)
+        opts['src'] = '.'.join(parts)
+        counter = 'drop_bad_addr'
     elif cls == 'out_of_window':
         pls = [next_piece(psn=rnxt + d)
                for d in (5000, 1024, 1025, 0x10000, 0x7fffffff)]

@@ -455,7 +455,9 @@ static void mrc_conn_destroy(struct sock *sk)
  */
 void mrc_conn_done(struct sock *sk)
 {
-	if (sk->sk_state != TCP_CLOSE && !mrc_sk(sk)->failed)
+	/* a connection that was up and did not fail closed in order */
+	if (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_SYN_SENT &&
+	    !mrc_sk(sk)->failed)
 		mrc_nl_conn_event(sk, MRC_CONN_EVENT_CLOSED, 0);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
@@ -802,6 +804,8 @@ void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb)
 			return;
 		}
 		MRC_INC_STATS(mn, MRC_MIB_CONN_REFUSED);
+		mrc_nl_conn_event(sk, MRC_CONN_EVENT_FAILED, ECONNREFUSED);
+		mrc_sk(sk)->failed = true;
 		mrc_sock_error(sk, ECONNREFUSED);
 		mrc_conn_done(sk);
 		return;

@@ -31,6 +31,16 @@ static inline const struct mrc_hdr *mrc_skb_hdr(const struct sk_buff *skb)
 	return (const struct mrc_hdr *)(skb->data + sizeof(struct udphdr));
 }
 
+/* Was @skb sent from @peer (v4-mapped for IPv4)? */
+static bool mrc_skb_from_peer(const struct sk_buff *skb,
+			      const struct in6_addr *peer)
+{
+	if (ip_hdr(skb)->version == 4)
+		return ipv6_addr_v4mapped(peer) &&
+		       peer->s6_addr32[3] == ip_hdr(skb)->saddr;
+	return ipv6_addr_equal(peer, &ipv6_hdr(skb)->saddr);
+}
+
 static bool mrc_skb_ce(const struct sk_buff *skb)
 {
 	if (ip_hdr(skb)->version == 4)
@@ -276,6 +286,13 @@ static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 	if (sk->sk_state == TCP_CLOSE || !msk->local_cid ||
 	    ntohl(h->dst_cid) != msk->local_cid) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		goto consumed;
+	}
+	/* the ids are no secret to local users (the connection dump shows
+	 * them): the packet must also come from the peer's address
+	 */
+	if (!mrc_skb_from_peer(skb, &msk->peer)) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_ADDR);
 		goto consumed;
 	}
 	/* both ids must match once the peer's is known */

@@ -481,19 +481,23 @@ static struct sk_buff *mrc_first_lost(struct sock *sk)
  *
  * Retransmissions of lost packets go first, then new packets from the
  * write queue, while the congestion window, the peer's receive window
- * and the PSN window have room.
+ * and the PSN window have room, and at most MRC_BURST_PKTS at a time:
+ * the rest goes as ACKs come back, so a large message or an opening
+ * window does not leave as one line-rate burst.
  */
 void mrc_push(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
+	unsigned int n = 0;
 	bool sent = false;
 
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
 	    sk->sk_state != TCP_FIN_WAIT1)
 		return;
 
-	while (msk->lost_cnt && msk->in_flight < msk->cc.cwnd) {
+	while (msk->lost_cnt && msk->in_flight < msk->cc.cwnd &&
+	       n++ < MRC_BURST_PKTS) {
 		skb = mrc_first_lost(sk);
 		if (WARN_ON_ONCE(!skb)) {
 			msk->lost_cnt = 0;
@@ -508,7 +512,7 @@ void mrc_push(struct sock *sk)
 	while ((skb = skb_peek(&sk->sk_write_queue))) {
 		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS)
 			break;
-		if (msk->in_flight >= msk->cc.cwnd)
+		if (msk->in_flight >= msk->cc.cwnd || n++ >= MRC_BURST_PKTS)
 			break;
 		/* The peer's window, with one exception: when nothing is in
 		 * flight and the window is open at all, one packet may go even

@@ -34,6 +34,9 @@
  */
 #define MRC_PKT_OVERHEAD	1024
 
+/* Most packets one call of mrc_push() sends: ACKs clock out the rest. */
+#define MRC_BURST_PKTS		16
+
 #define MRC_INIT_RTO_US		(200 * USEC_PER_MSEC)
 
 /* Headroom for IPv6 + UDP + the largest mrc header. */

@@ -285,6 +285,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_PROBE,		/* probes sent on BAD EVs */
 	MRC_A_STATS_EV_NONE_USABLE,	/* packets sent on a BAD EV: no usable EV was left */
 	MRC_A_STATS_EVENTS_SUPPRESSED,	/* EV state notifications not sent: rate limit */
+	MRC_A_STATS_DROP_BAD_ADDR,	/* dropped: not from the connection's peer address */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
