@@ -86,7 +86,13 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			err = PTR_ERR(dst);
 			goto drop;
 		}
-		udp_tunnel6_xmit_skb(dst, sock->sk, skb, dst->dev, &fl6.saddr,
+		/* No device: mrc has no tunnel netdevice, and the tunnel
+		 * code counts into dev->tstats, which the output device
+		 * (loopback, veth: pcpu_lstats) does not have; the
+		 * counters would land past its per-cpu stats.  The IPv4
+		 * path counts on skb->dev, NULL for our packets.
+		 */
+		udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr,
 				     &fl6.daddr, tos, ip6_dst_hoplimit(dst),
 				     label, htons(fl->sport), htons(fl->dport),
 				     false);
