@@ -575,41 +575,54 @@ void mrc_timer_init(struct sock *sk)
  * mrc_timer_arm() - (re)arm the connection's timer for its next duty
  * @sk: the connection, locked
  *
- * Every pending firing holds one reference on the socket, dropped when it
- * has run.  hrtimer_try_to_cancel() cannot tell a timer queued again by
- * its own running callback from the running one, so the callback says
- * when it is the one arming (in_timer_cb).
+ * Every queued firing holds one reference on the socket; the callback
+ * drops it when it has run.  Callers are serialised by the socket lock,
+ * and only they queue the timer, so a timer that is not queued needs a
+ * new reference, whether or not its callback is running right now (that
+ * run drops its own).  A queued firing keeps its reference when it is
+ * moved: by its own callback, which it cannot race with (a timer queued
+ * during its callback fires after the callback returns), or after
+ * hrtimer_try_to_cancel() took it off the queue.  If that fails because
+ * the callback is running on another CPU, the timer is left as it is:
+ * the callback, or mrc_release_cb() after it, computes the deadline
+ * again.
  */
 void mrc_timer_arm(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
+	struct hrtimer *t = &msk->timer;
 	u64 deadline = mrc_timer_deadline(sk);
 
 	if (!deadline) {
 		mrc_timer_stop(sk);
 		return;
 	}
-	if (msk->in_timer_cb && hrtimer_is_queued(&msk->timer))
-		;	/* queued earlier in this run: same firing, same ref */
-	else if (hrtimer_try_to_cancel(&msk->timer) != 1)
+	if (!hrtimer_is_queued(t)) {
 		sock_hold(sk);
-	hrtimer_start(&msk->timer, ns_to_ktime(deadline),
-		      HRTIMER_MODE_ABS_SOFT);
+	} else if (!msk->in_timer_cb) {
+		switch (hrtimer_try_to_cancel(t)) {
+		case 1:		/* dequeued: its reference is ours */
+			break;
+		case 0:		/* it ran in between and dropped its own */
+			sock_hold(sk);
+			break;
+		default:	/* it is running: that run re-arms it */
+			return;
+		}
+	}
+	hrtimer_start(t, ns_to_ktime(deadline), HRTIMER_MODE_ABS_SOFT);
 }
 
 /**
  * mrc_timer_stop() - disarm the connection's timer
  * @sk: the connection, locked; the caller holds a reference
  *
- * From inside the timer's own callback a queued firing cannot be removed;
- * it fires, finds nothing to do and drops its reference.
+ * A firing that cannot be removed because the callback is running (its
+ * own, or on another CPU) fires, finds nothing to do and drops its
+ * reference.
  */
 void mrc_timer_stop(struct sock *sk)
 {
-	struct mrc_sock *msk = mrc_sk(sk);
-
-	if (msk->in_timer_cb)
-		return;
-	if (hrtimer_try_to_cancel(&msk->timer) == 1)
+	if (hrtimer_try_to_cancel(&mrc_sk(sk)->timer) == 1)
 		__sock_put(sk);
 }
