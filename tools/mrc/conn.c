@@ -89,11 +89,28 @@ static void conn_usage(FILE *f)
 	      f);
 }
 
-/* The text form of an address attribute; the unspecified address of
- * @family if the attribute is absent or of the wrong size.
+/**
+ * mrc_tcp_state_name() - the name of a socket state
+ * @state: TCP_ESTABLISHED, TCP_LISTEN, ...
+ *
+ * Return: its name, or "unknown".
  */
-static void conn_addr(const struct nlattr *a, int family, char *buf,
-		      size_t len)
+const char *mrc_tcp_state_name(unsigned int state)
+{
+	return mrc_word(tcp_state_words, ARRAY_SIZE(tcp_state_words), state);
+}
+
+/**
+ * mrc_conn_addr() - the text form of an address attribute
+ * @a: MRC_A_CONN_SADDR or _DADDR, may be NULL
+ * @family: AF_INET or AF_INET6, from MRC_A_CONN_FAMILY
+ * @buf: set to the address
+ * @len: size of @buf, INET6_ADDRSTRLEN
+ *
+ * The unspecified address of @family if the attribute is absent or of the
+ * wrong size.
+ */
+void mrc_conn_addr(const struct nlattr *a, int family, char *buf, size_t len)
 {
 	unsigned char raw[16] = { 0 };
 	size_t size = family == AF_INET6 ? 16 : 4;
@@ -119,10 +136,8 @@ static void conn_print_json(const struct nlattr **tb, int family,
 	mrc_out_str("daddr", daddr);
 	mrc_out_u64("sport", mrc_nl_uint(tb[MRC_A_CONN_SPORT], MNL_TYPE_U16));
 	mrc_out_u64("dport", mrc_nl_uint(tb[MRC_A_CONN_DPORT], MNL_TYPE_U16));
-	mrc_out_str("state", mrc_word(tcp_state_words,
-				      ARRAY_SIZE(tcp_state_words),
-				      mrc_nl_uint(tb[MRC_A_CONN_STATE],
-						  MNL_TYPE_U8)));
+	mrc_out_str("state", mrc_tcp_state_name(mrc_nl_uint(tb[MRC_A_CONN_STATE],
+							    MNL_TYPE_U8)));
 	mrc_out_str("policy", mrc_word(mrc_ev_policy_words,
 				       ARRAY_SIZE(mrc_ev_policy_words),
 				       mrc_nl_uint(tb[MRC_A_CONN_POLICY],
@@ -151,8 +166,8 @@ static void conn_print_plain(const struct nlattr **tb, int family,
 	       mrc_nl_uint(tb[MRC_A_CONN_SPORT], MNL_TYPE_U16),
 	       open, daddr, close,
 	       mrc_nl_uint(tb[MRC_A_CONN_DPORT], MNL_TYPE_U16),
-	       mrc_word(tcp_state_words, ARRAY_SIZE(tcp_state_words),
-			mrc_nl_uint(tb[MRC_A_CONN_STATE], MNL_TYPE_U8)),
+	       mrc_tcp_state_name(mrc_nl_uint(tb[MRC_A_CONN_STATE],
+					      MNL_TYPE_U8)),
 	       mrc_word(mrc_ev_policy_words, ARRAY_SIZE(mrc_ev_policy_words),
 			mrc_nl_uint(tb[MRC_A_CONN_POLICY], MNL_TYPE_U8)));
 	for (i = 0; i < ARRAY_SIZE(conn_fields); i++) {
@@ -205,8 +220,8 @@ static int conn_show_cb(const struct nlmsghdr *nlh, void *data)
 	}
 
 	family = mrc_nl_uint(tb[MRC_A_CONN_FAMILY], MNL_TYPE_U16);
-	conn_addr(tb[MRC_A_CONN_SADDR], family, saddr, sizeof(saddr));
-	conn_addr(tb[MRC_A_CONN_DADDR], family, daddr, sizeof(daddr));
+	mrc_conn_addr(tb[MRC_A_CONN_SADDR], family, saddr, sizeof(saddr));
+	mrc_conn_addr(tb[MRC_A_CONN_DADDR], family, daddr, sizeof(daddr));
 	if (opts.json)
 		conn_print_json(tb, family, saddr, daddr);
 	else

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/mrc.h>
@@ -21,24 +22,56 @@
 struct mrc_nl {
 	struct mnl_socket *sock;
 	uint16_t family;
+	bool has_events;	/* the family has the "events" group */
+	uint32_t events_group;	/* its id */
 	unsigned int seq;
 	unsigned int portid;
 	char buf[32768];
 };
 
-static int family_id_cb(const struct nlattr *attr, void *data)
+/* One group of CTRL_ATTR_MCAST_GROUPS: keep the id of "events". */
+static int family_group_cb(const struct nlattr *nest, void *data)
 {
-	uint16_t *id = data;
+	const struct nlattr *attr, *name = NULL, *id = NULL;
+	struct mrc_nl *nl = data;
 
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
-		*id = mnl_attr_get_u16(attr);
+	mnl_attr_for_each_nested(attr, nest) {
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_NAME &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+			name = attr;
+		else if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_ID &&
+			 mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+			id = attr;
+	}
+	if (name && id &&
+	    !strcmp(mnl_attr_get_str(name), MRC_GENL_MCGRP_EVENTS)) {
+		nl->events_group = mnl_attr_get_u32(id);
+		nl->has_events = true;
+	}
 	return MNL_CB_OK;
 }
 
+static int family_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct mrc_nl *nl = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
+			nl->family = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+			mnl_attr_parse_nested(attr, family_group_cb, nl);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* The CTRL_CMD_GETFAMILY reply: the family's id and multicast groups. */
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_id_cb,
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb,
 			      data);
 }
 
@@ -185,7 +218,7 @@ struct mrc_nl *mrc_nl_open(int *exit_code)
 	g->cmd = CTRL_CMD_GETFAMILY;
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, MRC_GENL_NAME);
-	ctx.data = &nl->family;
+	ctx.data = nl;
 	if (talk(nl, nlh, &ctx) < 0 || !nl->family) {
 		if (ctx.error == -ENOENT) {
 			fprintf(stderr, "mrc: mrc module not loaded (no netlink family %s)\n",
@@ -210,6 +243,93 @@ void mrc_nl_close(struct mrc_nl *nl)
 {
 	mnl_socket_close(nl->sock);
 	free(nl);
+}
+
+/**
+ * mrc_nl_join_events() - subscribe to the family's "events" group
+ * @nl: the open family
+ *
+ * The socket's receive buffer is made larger (as far as the system lets
+ * us) so that a burst of notifications fits.
+ *
+ * Return: MRC_EXIT_OK, or an exit code after printing what went wrong.
+ */
+int mrc_nl_join_events(struct mrc_nl *nl)
+{
+	int fd = mnl_socket_get_fd(nl->sock);
+	int size = 4 << 20;
+
+	if (!nl->has_events) {
+		fprintf(stderr, "mrc: the mrc module has no \"%s\" multicast group (too old?)\n",
+			MRC_GENL_MCGRP_EVENTS);
+		return MRC_EXIT_KERNEL;
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &nl->events_group,
+				  sizeof(nl->events_group)) < 0) {
+		fprintf(stderr, "mrc: cannot join the \"%s\" multicast group: %s\n",
+			MRC_GENL_MCGRP_EVENTS, strerror(errno));
+		return MRC_EXIT_SYSTEM;
+	}
+	return MRC_EXIT_OK;
+}
+
+/**
+ * mrc_nl_fd() - the file descriptor of the socket, to poll
+ * @nl: the open family
+ *
+ * Return: the descriptor.
+ */
+int mrc_nl_fd(struct mrc_nl *nl)
+{
+	return mnl_socket_get_fd(nl->sock);
+}
+
+/* Notifications of other families (none are expected) are skipped. */
+struct recv_ctx {
+	struct mrc_nl *nl;
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int recv_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct recv_ctx *ctx = data;
+
+	if (nlh->nlmsg_type != ctx->nl->family ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
+		return MNL_CB_OK;
+	return ctx->cb(nlh, ctx->data);
+}
+
+/**
+ * mrc_nl_recv() - receive what is queued on the socket: one datagram
+ * @nl: the open family, joined to a group
+ * @cb: called for each message of the family
+ * @data: passed to @cb
+ *
+ * Return: 0, or a negative errno: -ENOBUFS when the kernel dropped
+ * messages because the receive buffer was full (the socket goes on),
+ * -EAGAIN or -EINTR if nothing was read, -EBADMSG if a message did not
+ * parse.
+ */
+int mrc_nl_recv(struct mrc_nl *nl, mnl_cb_t cb, void *data)
+{
+	struct recv_ctx ctx = { nl, cb, data };
+	ssize_t len;
+
+	len = recv(mnl_socket_get_fd(nl->sock), nl->buf, sizeof(nl->buf),
+		   MSG_DONTWAIT);
+	if (len < 0)
+		return -errno;
+	if (len == 0)
+		return -EPIPE;
+	errno = 0;
+	if (mnl_cb_run(nl->buf, len, 0, 0, recv_cb, &ctx) < 0)
+		return errno ? -errno : -EBADMSG;
+	return 0;
 }
 
 /**

@@ -199,10 +199,19 @@ void mrc_out_bool(const char *key, bool val)
 	}
 }
 
+/* JSON only: a member with no value (plain output leaves it out). */
+void mrc_out_null(const char *key)
+{
+	if (opts.json) {
+		out_key(key);
+		fputs("null", stdout);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: mrc [OPTIONS] OBJECT { COMMAND | help }\n"
-	      "where  OBJECT := { config | conn | path | stats }\n"
+	      "where  OBJECT := { config | conn | path | stats | monitor }\n"
 	      "       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -h[elp] |\n"
 	      "                    -V[ersion] }\n"
 	      "Run \"mrc OBJECT help\" for the commands of an object.\n", f);
@@ -214,6 +223,7 @@ static const struct {
 } objects[] = {
 	{ "config",	cmd_config },
 	{ "conn",	cmd_conn },
+	{ "monitor",	cmd_monitor },
 	{ "path",	cmd_path },
 	{ "stats",	cmd_stats },
 };

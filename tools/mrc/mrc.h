@@ -38,6 +38,9 @@ int mrc_nl_talk_quiet(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 int mrc_nl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		 unsigned int max);
 uint64_t mrc_nl_uint(const struct nlattr *attr, enum mnl_attr_data_type type);
+int mrc_nl_join_events(struct mrc_nl *nl);
+int mrc_nl_fd(struct mrc_nl *nl);
+int mrc_nl_recv(struct mrc_nl *nl, mnl_cb_t cb, void *data);
 
 /* output helpers (mrc.c) */
 void mrc_out_begin(void);
@@ -47,6 +50,7 @@ void mrc_out_list_end(void);
 void mrc_out_u64(const char *key, uint64_t val);
 void mrc_out_str(const char *key, const char *val);
 void mrc_out_bool(const char *key, bool val);
+void mrc_out_null(const char *key);
 
 /* command-line values (mrc.c) */
 bool matches(const char *arg, const char *full);
@@ -59,11 +63,20 @@ const char *mrc_word(const char *const *words, unsigned int n,
 /* objects */
 int cmd_config(int argc, char **argv);
 int cmd_conn(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
-/* conn.c: the connections' local ids, for "mrc path show" */
+/* conn.c: the connections' local ids, for "mrc path show"; socket
+ * states and addresses, for "mrc monitor"
+ */
 int mrc_conn_ids(struct mrc_nl *nl, uint32_t **cids, unsigned int *n);
+const char *mrc_tcp_state_name(unsigned int state);
+void mrc_conn_addr(const struct nlattr *a, int family, char *buf,
+		   size_t len);
 extern const char *const mrc_ev_policy_words[2];
+
+/* path.c: names of enum mrc_ev_state */
+extern const char *const mrc_ev_state_words[4];
 
 #endif

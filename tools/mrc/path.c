@@ -12,7 +12,7 @@
 
 #include "mrc.h"
 
-static const char *const ev_state_words[] = {
+const char *const mrc_ev_state_words[4] = {
 	[MRC_EV_GOOD]	= "good",
 	[MRC_EV_SKIP]	= "skip",
 	[MRC_EV_BAD]	= "bad",
@@ -79,7 +79,7 @@ static int path_show_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	cid = tb[MRC_A_PATH_CID] ? mrc_nl_uint(tb[MRC_A_PATH_CID],
 					       MNL_TYPE_U32) : ctx->cid;
-	state = mrc_word(ev_state_words, ARRAY_SIZE(ev_state_words),
+	state = mrc_word(mrc_ev_state_words, ARRAY_SIZE(mrc_ev_state_words),
 			 mrc_nl_uint(tb[MRC_A_PATH_STATE], MNL_TYPE_U8));
 	active = mrc_nl_uint(tb[MRC_A_PATH_ACTIVE], MNL_TYPE_U8);
 
