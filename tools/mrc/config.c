@@ -14,6 +14,13 @@ const char *const mrc_ev_policy_words[2] = {
 	[MRC_EV_POLICY_SINGLE]	= "single",
 };
 
+/* Names of enum mrc_cc_algo, in settings and in connections. */
+const char *const mrc_cc_algo_words[3] = {
+	[MRC_CC_NSCC]	= "nscc",
+	[MRC_CC_DCTCP]	= "dctcp",
+	[MRC_CC_RENO]	= "reno",
+};
+
 /* The settings, by their netlink attribute; names are the tool's words.
  * A setting with words is shown and set by the names of its values.
  */
@@ -49,6 +56,18 @@ static const struct setting {
 	  "how new connections spread packets over their EVs" },
 	{ "probe_interval_ms", MRC_A_CONFIG_PROBE_INTERVAL_MS, MNL_TYPE_U32,
 	  1, 60000, NULL, "probe a BAD entropy value this often" },
+	{ "cc", MRC_A_CONFIG_CC, MNL_TYPE_U8, MRC_CC_NSCC, MRC_CC_RENO,
+	  mrc_cc_algo_words, "congestion control of new connections" },
+	{ "cc_target_delay_us", MRC_A_CONFIG_CC_TARGET_DELAY_US, MNL_TYPE_U32,
+	  1, 1000000, NULL, "queueing delay nscc aims at, microseconds" },
+	{ "cc_ai", MRC_A_CONFIG_CC_AI, MNL_TYPE_U32, 1, 64, NULL,
+	  "packets added per window acknowledged" },
+	{ "cc_md", MRC_A_CONFIG_CC_MD, MNL_TYPE_U32, 1, 1024, NULL,
+	  "largest window decrease, 1/1024" },
+	{ "cc_init_cwnd", MRC_A_CONFIG_CC_INIT_CWND, MNL_TYPE_U32, 1, 1024,
+	  NULL, "window of a new connection, packets" },
+	{ "cc_max_cwnd", MRC_A_CONFIG_CC_MAX_CWND, MNL_TYPE_U32, 2, 1024, NULL,
+	  "largest window, packets" },
 };
 
 /* "(1-65535)" or "(spray|single)": what a setting accepts. */

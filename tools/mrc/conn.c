@@ -31,9 +31,11 @@ static const char *const tcp_state_words[] = {
 	[12]	= "new_syn_recv",
 };
 
-/* The numbers after the addresses, state and policy, in output order.
+/* The fields after the addresses, state and policy, in output order.
  * Plain output prints @label (or @key) and @unit after the value; the
- * counters (@stats) only with -s, on a line of their own.
+ * counters (@stats) only with -s, on a line of their own.  The congestion
+ * control algorithm is shown by its name (a string in JSON).  A field the
+ * kernel did not send (an older kernel) is left out.
  */
 static const struct conn_field {
 	const char *key;
@@ -55,6 +57,12 @@ static const struct conn_field {
 	{ "rto_us", "rto", "us", MRC_A_CONN_RTO_US, MNL_TYPE_U32, false },
 	{ "cwnd", NULL, "", MRC_A_CONN_CWND, MNL_TYPE_U32, false },
 	{ "in_flight", NULL, "", MRC_A_CONN_IN_FLIGHT, MNL_TYPE_U32, false },
+	{ "cc", NULL, "", MRC_A_CONN_CC, MNL_TYPE_U8, false },
+	{ "cc_alpha", "alpha", "", MRC_A_CONN_CC_ALPHA, MNL_TYPE_U32, false },
+	{ "base_rtt_us", "base_rtt", "us", MRC_A_CONN_BASE_RTT_US,
+	  MNL_TYPE_U32, false },
+	{ "queue_delay_us", "qdelay", "us", MRC_A_CONN_QUEUE_DELAY_US,
+	  MNL_TYPE_U32, false },
 	{ "bytes_sent", NULL, "", MRC_A_CONN_BYTES_SENT, MNL_TYPE_U64, true },
 	{ "bytes_received", NULL, "", MRC_A_CONN_BYTES_RECEIVED, MNL_TYPE_U64,
 	  true },
@@ -121,9 +129,21 @@ void mrc_conn_addr(const struct nlattr *a, int family, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* The name of a field's value, or NULL for a number. */
+static const char *conn_field_word(const struct conn_field *f,
+				   const struct nlattr **tb)
+{
+	if (f->attr != MRC_A_CONN_CC)
+		return NULL;
+	return mrc_word(mrc_cc_algo_words, ARRAY_SIZE(mrc_cc_algo_words),
+			mrc_nl_uint(tb[f->attr], f->type));
+}
+
 static void conn_print_json(const struct nlattr **tb, int family,
 			    const char *saddr, const char *daddr)
 {
+	const struct conn_field *f;
+	const char *word;
 	unsigned int i;
 
 	mrc_out_begin();
@@ -142,10 +162,16 @@ static void conn_print_json(const struct nlattr **tb, int family,
 				       ARRAY_SIZE(mrc_ev_policy_words),
 				       mrc_nl_uint(tb[MRC_A_CONN_POLICY],
 						   MNL_TYPE_U8)));
-	for (i = 0; i < ARRAY_SIZE(conn_fields); i++)
-		mrc_out_u64(conn_fields[i].key,
-			    mrc_nl_uint(tb[conn_fields[i].attr],
-					conn_fields[i].type));
+	for (i = 0; i < ARRAY_SIZE(conn_fields); i++) {
+		f = &conn_fields[i];
+		if (!tb[f->attr])
+			continue;
+		word = conn_field_word(f, tb);
+		if (word)
+			mrc_out_str(f->key, word);
+		else
+			mrc_out_u64(f->key, mrc_nl_uint(tb[f->attr], f->type));
+	}
 	mrc_out_end();
 }
 
@@ -155,8 +181,9 @@ static void conn_print_plain(const struct nlattr **tb, int family,
 	const char *open = family == AF_INET6 ? "[" : "";
 	const char *close = family == AF_INET6 ? "]" : "";
 	const struct conn_field *f;
-	unsigned int i;
 	bool stats_line = false;
+	const char *word;
+	unsigned int i;
 
 	printf("cid 0x%08" PRIx64 " peer_cid 0x%08" PRIx64
 	       " %s%s%s:%" PRIu64 " -> %s%s%s:%" PRIu64 " state %s policy %s",
@@ -172,14 +199,20 @@ static void conn_print_plain(const struct nlattr **tb, int family,
 			mrc_nl_uint(tb[MRC_A_CONN_POLICY], MNL_TYPE_U8)));
 	for (i = 0; i < ARRAY_SIZE(conn_fields); i++) {
 		f = &conn_fields[i];
-		if (f->stats && !opts.stats)
+		if ((f->stats && !opts.stats) || !tb[f->attr])
 			continue;
 		if (f->stats && !stats_line) {
 			fputs("\n   ", stdout);
 			stats_line = true;
 		}
-		printf(" %s %" PRIu64 "%s", f->label ? f->label : f->key,
-		       mrc_nl_uint(tb[f->attr], f->type), f->unit);
+		word = conn_field_word(f, tb);
+		if (word)
+			printf(" %s %s%s", f->label ? f->label : f->key, word,
+			       f->unit);
+		else
+			printf(" %s %" PRIu64 "%s",
+			       f->label ? f->label : f->key,
+			       mrc_nl_uint(tb[f->attr], f->type), f->unit);
 	}
 	putchar('\n');
 }

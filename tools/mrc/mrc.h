@@ -76,6 +76,9 @@ void mrc_conn_addr(const struct nlattr *a, int family, char *buf,
 		   size_t len);
 extern const char *const mrc_ev_policy_words[2];
 
+/* config.c: names of enum mrc_cc_algo */
+extern const char *const mrc_cc_algo_words[3];
+
 /* path.c: names of enum mrc_ev_state */
 extern const char *const mrc_ev_state_words[4];
 
