@@ -180,6 +180,7 @@ mrc_pair() {
 	modprobe veth 2>/dev/null
 	mrc_ns_create MRC_H1 || return 1
 	mrc_ns_create MRC_H2 || return 1
+	# shellcheck disable=SC2153 # mrc_ns_create sets them
 	ip link add eth0 netns "$MRC_H1" type veth peer name eth0 \
 		netns "$MRC_H2" || return 1
 	ip -n "$MRC_H1" addr add "$MRC_H1_ADDR4/24" dev eth0
@@ -201,10 +202,13 @@ mrc_netem() {
 	tc -n "$ns" qdisc add dev "$dev" root netem "$@"
 }
 
-# mrc_diag: what a failed test leaves behind, as TAP diagnostics.
+# mrc_diag [NS...]: what a failed test leaves behind, as TAP diagnostics:
+# the non-zero counters of each namespace (default: the pair's hosts) and
+# the kernel stacks of mrc_msg's threads.
 mrc_diag() {
 	local ns p t
-	for ns in "$MRC_H1" "$MRC_H2"; do
+	[ $# -gt 0 ] || set -- "$MRC_H1" "$MRC_H2"
+	for ns in "$@"; do
 		echo "# $ns: $(ip netns exec "$ns" "$MRC_TOOL" stats show |
 			       grep -v ' 0$' | tr '\n' ' ')"
 	done
@@ -215,42 +219,520 @@ mrc_diag() {
 	done
 }
 
+# mrc_transfer_start CLIENT-NS SERVER-NS SERVER-ADDR [MRC_MSG-ARGS...]:
+# start mrc_msg in the background, its server in SERVER-NS and then its
+# client in CLIENT-NS, connecting to SERVER-ADDR (IPv6 if it has a colon).
+# Both get the same ARGS.  One transfer at a time: mrc_transfer_wait
+# collects it.  The mrc port it uses is in $MRC_XFER_PORT.
+mrc_transfer_start() {
+	local cns=$1 sns=$2 addr=$3 v6=() i
+	shift 3
+	[[ "$addr" = *:* ]] && v6=(-6)
+	MRC_XFER_PORT=$((7000 + RANDOM % 1000))
+	mrc_xfer_ns=("$cns" "$sns")
+	mrc_xfer_out=$(mktemp)
+	ip netns exec "$sns" "$MRC_SELFTESTS/mrc_msg" server "${v6[@]}" \
+		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out" 2>&1 &
+	mrc_xfer_spid=$!
+	mrc_pids+=("$mrc_xfer_spid")
+	for i in $(seq 50); do
+		grep -q listening "$mrc_xfer_out" && break
+		sleep 0.1
+	done
+	timeout "${MRC_TRANSFER_TIMEOUT:-120}" ip netns exec "$cns" \
+		"$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" -a "$addr" \
+		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out.c" 2>&1 &
+	mrc_xfer_cpid=$!
+	mrc_pids+=("$mrc_xfer_cpid")
+}
+
+# mrc_transfer_running: is the client of the current transfer still running?
+mrc_transfer_running() {
+	kill -0 "$mrc_xfer_cpid" 2>/dev/null
+}
+
+# mrc_transfer_stop: make the client of the current transfer stop sending
+# and finish normally (SIGUSR1 to mrc_msg; give the server -n 0).
+mrc_transfer_stop() {
+	local p
+	for p in $(pgrep -P "$mrc_xfer_cpid"); do
+		kill -USR1 "$p" 2>/dev/null
+	done
+}
+
+# mrc_transfer_wait NAME: wait for the transfer mrc_transfer_start began
+# and check that every message the client sent arrived once, intact and
+# in order.  Prints the server's summary as a diagnostic.  Returns 0 when
+# the check passed.
+mrc_transfer_wait() {
+	local name=$1 out=$mrc_xfer_out rc src sent delivered
+	wait "$mrc_xfer_cpid"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		mrc_diag "${mrc_xfer_ns[@]}"
+		kill "$mrc_xfer_spid" 2>/dev/null
+	fi
+	wait "$mrc_xfer_spid"
+	src=$?
+	sent=$(sed -n 's/^sent=\([0-9]*\).*/\1/p' "$out.c")
+	delivered=$(sed -n 's/^delivered=\([0-9]*\).*/\1/p' "$out")
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ -n "$sent" ] &&
+	   [ "$sent" = "$delivered" ]; then
+		mrc_ok "$name"
+		rc=0
+	else
+		mrc_fail "$name" "client exit $rc, server exit $src, sent '$sent', delivered '$delivered': $(tr '\n' ' ' <"$out") $(tr '\n' ' ' <"$out.c")"
+		rc=1
+	fi
+	echo "# $name: $(grep delivered= "$out") $(grep seconds= "$out.c")"
+	rm -f "$out" "$out.c"
+	return "$rc"
+}
+
+# mrc_transfer_between NAME CLIENT-NS SERVER-NS SERVER-ADDR ARGS...: run
+# mrc_msg between any two namespaces and check every message arrived
+# once, intact and in order.
+mrc_transfer_between() {
+	local name=$1
+	shift
+	mrc_transfer_start "$@"
+	mrc_transfer_wait "$name"
+}
+
 # mrc_transfer NAME FAMILY CLIENT-ARGS...: run mrc_msg between the pair
 # (server in h2, client in h1) and check every message arrived once,
 # intact and in order.  FAMILY is 4 or 6.  Prints the server's summary as
 # a diagnostic.
 mrc_transfer() {
-	local name=$1 fam=$2 addr=$MRC_H2_ADDR4 v6=() out rc port
+	local name=$1 fam=$2 addr=$MRC_H2_ADDR4
 	shift 2
-	port=$((7000 + RANDOM % 1000))
-	if [ "$fam" = 6 ]; then
-		addr=$MRC_H2_ADDR6
-		v6=(-6)
-	fi
-	out=$(mktemp)
-	ip netns exec "$MRC_H2" "$MRC_SELFTESTS/mrc_msg" server "${v6[@]}" \
-		-p "$port" "$@" >"$out" 2>&1 &
-	local spid=$!
-	mrc_pids+=("$spid")
-	for _ in $(seq 50); do
-		grep -q listening "$out" && break
-		sleep 0.1
-	done
-	timeout "${MRC_TRANSFER_TIMEOUT:-120}" ip netns exec "$MRC_H1" \
-		"$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" -a "$addr" \
-		-p "$port" "$@" >"$out.c" 2>&1
-	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		mrc_diag
-		kill "$spid" 2>/dev/null
-	fi
-	wait "$spid"
-	local src=$?
-	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ]; then
-		mrc_ok "$name"
+	[ "$fam" = 6 ] && addr=$MRC_H2_ADDR6
+	mrc_transfer_between "$name" "$MRC_H1" "$MRC_H2" "$addr" "$@"
+}
+
+# mrc_conn_cid NS [DADDR [DPORT]]: the local id of a connection in NS (to
+# DADDR; an established one, whose peer port is DPORT, first), from
+# "mrc -j conn show"; empty when there is none.
+mrc_conn_cid() {
+	ip netns exec "$1" "$MRC_TOOL" -j conn show 2>/dev/null |
+		jq -r --arg d "${2:-}" --arg p "${3:-}" '
+			map(select($d == "" or .daddr == $d) |
+			    .score = (if .state == "established" then 0
+				      else 2 end) +
+				     (if (.dport | tostring) == $p then 0
+				      else 1 end)) |
+			sort_by(.score) | .[0].local_cid // empty' 2>/dev/null
+}
+
+# ---------------------------------------------------------------------
+# The "fabric" topology: two leaves, N spines, hosts on both leaves.
+#
+#   hosts  FH1 ... (leaf 1)                  FH2 ... (leaf 2)
+#            | eth0 = l1-hJ                      | eth0 = l2-hJ
+#          leaf1 --- l1-sS = sS-l1 --- spineS --- sS-l2 = l2-sS --- leaf2
+#
+# Namespaces (random names): $MRC_LEAF1 $MRC_LEAF2 (also ${MRC_LEAF[L]}),
+# ${MRC_SPINE[S]} for S in 1..$MRC_FABRIC_SPINES, ${MRC_FHOSTS1[J]} and
+# ${MRC_FHOSTS2[J]} for J in 1..$MRC_FABRIC_HOSTS; $MRC_FH1 and $MRC_FH2
+# are the first host of each leaf.
+#
+# Addresses: host J of leaf L is 10.L.0.J/32 and fd00:aL::J/128 (first
+# hosts: $MRC_FH1_ADDR4 $MRC_FH2_ADDR4 $MRC_FH1_ADDR6 $MRC_FH2_ADDR6),
+# its gateway 10.L.0.254 / fd00:aL::fe on every host port of the leaf.
+# The link of leaf L and spine S is 10.(100+S).L.0/24 and
+# fd00:(100+S):L::/64, .1/::1 on the leaf, .2/::2 on the spine.  Every
+# leaf routes the other leaf's hosts (10.L.0.0/16, fd00:aL::/64) over all
+# spines (ECMP, hash policy 1: addresses, protocol and ports); every
+# spine has one route to each leaf.
+# shellcheck disable=SC2034 # for the scripts that source this file
+{
+MRC_FH1_ADDR4=10.1.0.1
+MRC_FH2_ADDR4=10.2.0.1
+MRC_FH1_ADDR6=fd00:a1::1
+MRC_FH2_ADDR6=fd00:a2::1
+}
+MRC_FABRIC_SPINES=0
+MRC_FABRIC_HOSTS=0
+MRC_FABRIC_RATE=
+# shellcheck disable=SC2034 # for the scripts that source this file
+declare -a MRC_LEAF MRC_SPINE MRC_FHOSTS1 MRC_FHOSTS2
+
+# mrc_fabric_addr L J [6]: address of host J on leaf L.
+mrc_fabric_addr() {
+	if [ "${3:-4}" = 6 ]; then
+		echo "fd00:a$1::$2"
 	else
-		mrc_fail "$name" "client exit $rc, server exit $src: $(tr '\n' ' ' <"$out") $(tr '\n' ' ' <"$out.c")"
+		echo "10.$1.0.$2"
 	fi
-	echo "# $name: $(grep delivered= "$out") $(grep seconds= "$out.c")"
-	rm -f "$out" "$out.c"
+}
+
+# mrc_fabric_prefix L [6]: the prefix of leaf L's hosts.
+mrc_fabric_prefix() {
+	if [ "${2:-4}" = 6 ]; then
+		echo "fd00:a$1::/64"
+	else
+		echo "10.$1.0.0/16"
+	fi
+}
+
+# mrc_fabric_spine_addr S L [6]: the spine's address on its link to leaf L
+# (the leaf's own end is the same with 1 in place of 2).
+mrc_fabric_spine_addr() {
+	if [ "${3:-4}" = 6 ]; then
+		echo "fd00:$((100 + $1)):$2::2"
+	else
+		echo "10.$((100 + $1)).$2.2"
+	fi
+}
+
+# sysctls of a router namespace
+mrc_fabric_router_sysctls() {
+	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv6.fib_multipath_hash_policy=1 \
+		net.ipv6.conf.all.forwarding=1 \
+		net.ipv6.conf.all.keep_addr_on_down=1 \
+		net.ipv6.conf.default.keep_addr_on_down=1 \
+		net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0 >/dev/null
+}
+
+# mrc_fabric_leaf_routes L: leaf L's multipath routes to the other
+# leaf's hosts, as "ip -batch" lines.
+mrc_fabric_leaf_routes() {
+	local l=$1 f s line
+	for f in 4 6; do
+		line="route replace $(mrc_fabric_prefix $((3 - l)) "$f")"
+		for s in $(seq "$MRC_FABRIC_SPINES"); do
+			line+=" nexthop via $(mrc_fabric_spine_addr "$s" "$l" "$f") dev l$l-s$s"
+		done
+		echo "$line"
+	done
+}
+
+# mrc_fabric_spine_routes S [L [FAMILY]]: spine S's routes to the hosts
+# of leaf L (default both leaves) in FAMILY (default both), as "ip -batch"
+# lines.
+mrc_fabric_spine_routes() {
+	local s=$1 l f via
+	for l in ${2:-1 2}; do
+		for f in ${3:-4 6}; do
+			via=$(mrc_fabric_spine_addr "$s" "$l" "$f")
+			echo "route replace $(mrc_fabric_prefix "$l" "$f") via ${via%2}1 dev s$s-l$l"
+		done
+	done
+}
+
+# mrc_fabric_routes: (re)install the routes of every leaf and spine, e.g.
+# after a link came back up (the kernel drops the routes of a link that
+# goes down; "replace" makes this idempotent).
+mrc_fabric_routes() {
+	local l s
+	for l in 1 2; do
+		mrc_fabric_leaf_routes "$l" | ip -n "${MRC_LEAF[l]}" -batch - ||
+			return 1
+	done
+	for s in $(seq "$MRC_FABRIC_SPINES"); do
+		mrc_fabric_spine_routes "$s" | ip -n "${MRC_SPINE[s]}" -batch - ||
+			return 1
+	done
+}
+
+# mrc_fabric_spine_route S L FAMILY: re-install spine S's route to leaf
+# L's hosts.
+mrc_fabric_spine_route() {
+	mrc_fabric_spine_routes "$1" "$2" "$3" | ip -n "${MRC_SPINE[$1]}" -batch -
+}
+
+# mrc_fabric_shape DEV RATE: tbf on DEV's egress, as a "tc -batch" line.
+mrc_fabric_shape() {
+	echo "qdisc replace dev $1 root handle 1: tbf rate $2 burst ${MRC_FABRIC_BURST:-32kb} limit ${MRC_FABRIC_LIMIT:-256kb}"
+}
+
+# mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE]: build the fabric
+# (see above).  RATE (a tc rate, e.g. 100mbit) shapes every link, both
+# ways, with tbf.  Everything is removed when the test exits.
+mrc_fabric() {
+	local opt spines=4 hosts=1 rate='' l s j f a n h OPTIND=1
+	local -A cmds tcs
+	while getopts "s:h:r:" opt; do
+		case $opt in
+		s) spines=$OPTARG ;;
+		h) hosts=$OPTARG ;;
+		r) rate=$OPTARG ;;
+		*) echo "usage: mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE]" >&2
+		   return 1 ;;
+		esac
+	done
+	MRC_FABRIC_SPINES=$spines
+	MRC_FABRIC_HOSTS=$hosts
+	MRC_FABRIC_RATE=$rate
+	modprobe veth 2>/dev/null
+	[ -z "$rate" ] || modprobe sch_tbf 2>/dev/null
+	MRC_LEAF=()
+	MRC_SPINE=()
+	MRC_FHOSTS1=()
+	MRC_FHOSTS2=()
+	for l in 1 2; do
+		mrc_ns_create "MRC_LEAF[$l]" || return 1
+		mrc_fabric_router_sysctls "${MRC_LEAF[l]}" || return 1
+		for j in $(seq "$hosts"); do
+			mrc_ns_create h || return 1
+			if [ "$l" = 1 ]; then
+				MRC_FHOSTS1[j]=$h
+			else
+				MRC_FHOSTS2[j]=$h
+			fi
+		done
+	done
+	for s in $(seq "$spines"); do
+		mrc_ns_create "MRC_SPINE[$s]" || return 1
+		mrc_fabric_router_sysctls "${MRC_SPINE[s]}" || return 1
+	done
+	# shellcheck disable=SC2034 # for the scripts that source this file
+	{ MRC_LEAF1=${MRC_LEAF[1]}; MRC_LEAF2=${MRC_LEAF[2]}; }
+	# shellcheck disable=SC2034 # for the scripts that source this file
+	{ MRC_FH1=${MRC_FHOSTS1[1]}; MRC_FH2=${MRC_FHOSTS2[1]}; }
+
+	# the links, then per namespace one batch of addresses and routes
+	{
+		for s in $(seq "$spines"); do
+			for l in 1 2; do
+				echo "link add l$l-s$s netns ${MRC_LEAF[l]} type veth peer name s$s-l$l netns ${MRC_SPINE[s]}"
+			done
+		done
+		for l in 1 2; do
+			for j in $(seq "$hosts"); do
+				[ "$l" = 1 ] && h=${MRC_FHOSTS1[j]} || h=${MRC_FHOSTS2[j]}
+				echo "link add eth0 netns $h type veth peer name l$l-h$j netns ${MRC_LEAF[l]}"
+			done
+		done
+	} | ip -batch - || return 1
+	for s in $(seq "$spines"); do
+		for l in 1 2; do
+			for f in 4 6; do
+				a=$(mrc_fabric_spine_addr "$s" "$l" "$f")
+				if [ "$f" = 4 ]; then
+					n=/24
+				else
+					n="/64 nodad"
+				fi
+				cmds[${MRC_SPINE[s]}]+="address add $a$n dev s$s-l$l
+"
+				cmds[${MRC_LEAF[l]}]+="address add ${a%2}1$n dev l$l-s$s
+"
+			done
+			cmds[${MRC_SPINE[s]}]+="link set s$s-l$l up
+"
+			cmds[${MRC_LEAF[l]}]+="link set l$l-s$s up
+"
+			if [ -n "$rate" ]; then
+				tcs[${MRC_SPINE[s]}]+="$(mrc_fabric_shape "s$s-l$l" "$rate")
+"
+				tcs[${MRC_LEAF[l]}]+="$(mrc_fabric_shape "l$l-s$s" "$rate")
+"
+			fi
+		done
+	done
+	for l in 1 2; do
+		for j in $(seq "$hosts"); do
+			[ "$l" = 1 ] && h=${MRC_FHOSTS1[j]} || h=${MRC_FHOSTS2[j]}
+			cmds[$h]="address add $(mrc_fabric_addr "$l" "$j")/32 dev eth0
+address add $(mrc_fabric_addr "$l" "$j" 6)/128 dev eth0 nodad
+link set eth0 up
+route add 10.$l.0.254 dev eth0
+route add default via 10.$l.0.254
+route add fd00:a$l::fe dev eth0
+route add default via fd00:a$l::fe
+"
+			cmds[${MRC_LEAF[l]}]+="address add 10.$l.0.254/32 dev l$l-h$j
+address add fd00:a$l::fe/128 dev l$l-h$j nodad
+link set l$l-h$j up
+route add $(mrc_fabric_addr "$l" "$j")/32 dev l$l-h$j
+route add $(mrc_fabric_addr "$l" "$j" 6)/128 dev l$l-h$j
+"
+			if [ -n "$rate" ]; then
+				tcs[$h]="$(mrc_fabric_shape eth0 "$rate")
+"
+				tcs[${MRC_LEAF[l]}]+="$(mrc_fabric_shape "l$l-h$j" "$rate")
+"
+			fi
+		done
+		cmds[${MRC_LEAF[l]}]+=$(mrc_fabric_leaf_routes "$l")
+	done
+	for s in $(seq "$spines"); do
+		cmds[${MRC_SPINE[s]}]+=$(mrc_fabric_spine_routes "$s")
+	done
+	for n in "${!cmds[@]}"; do
+		printf '%s\n' "${cmds[$n]}" | ip -n "$n" -batch - || return 1
+	done
+	for n in "${!tcs[@]}"; do
+		printf '%s' "${tcs[$n]}" | tc -n "$n" -batch - || return 1
+	done
+}
+
+# mrc_fabric_uplink_tx L I: packets sent by leaf L on its uplink to spine I.
+mrc_fabric_uplink_tx() {
+	ip -n "${MRC_LEAF[$1]}" -j -s link show dev "l$1-s$2" |
+		jq '.[0].stats64.tx.packets'
+}
+
+# mrc_fabric_uplinks_tx L: the same for every uplink of leaf L, in spine
+# order, on one line.
+mrc_fabric_uplinks_tx() {
+	ip -n "${MRC_LEAF[$1]}" -j -s link show |
+		jq -r --arg p "l$1-s" '
+			map(select(.ifname | startswith($p)) |
+			    {s: (.ifname | ltrimstr($p) | tonumber),
+			     n: .stats64.tx.packets}) |
+			sort_by(.s) | map(.n | tostring) | join(" ")'
+}
+
+# mrc_fabric_spines_of LEAFNS SRC DST DPORT [SPORT...]: which spine leaf
+# LEAFNS sends each UDP packet SRC:SPORT -> DST:DPORT to, as lines
+# "SPORT SPINE" (SPINE 0: no uplink).  Source ports come from the
+# arguments, or one a line from stdin.  The leaf is asked as if the packet
+# had arrived from the host: "ip route get ... iif HOST-PORT ipproto udp
+# sport P dport Q" runs the input route lookup on a packet built with
+# these ports, so it takes the forwarding path's multipath hash.
+mrc_fabric_spines_of() {
+	local ns=$1 src=$2 dst=$3 dport=$4 iif p i=0 ports=() spines=()
+	shift 4
+	iif=$(ip -n "$ns" -o route get "$src" |
+	      sed -n 's/.* dev \([^ ]*\).*/\1/p')
+	[ -n "$iif" ] || return 1
+	if [ $# -gt 0 ]; then
+		ports=("$@")
+	else
+		mapfile -t ports
+	fi
+	[ ${#ports[@]} -gt 0 ] || return 0
+	mapfile -t spines < <(
+		for p in "${ports[@]}"; do
+			echo "route get $dst from $src iif $iif ipproto udp sport $p dport $dport"
+		done | ip -n "$ns" -o -force -batch - 2>&1 |
+		sed 's/.* dev l[0-9]*-s\([0-9]*\) .*/\1/;t;s/.*/0/')
+	for p in "${ports[@]}"; do
+		echo "$p ${spines[i]:-0}"
+		i=$((i + 1))
+	done
+}
+
+# mrc_fabric_spine_of LEAFNS SRC DST SPORT DPORT [6]: the spine one UDP
+# flow takes from the leaf (0 if none); see mrc_fabric_spines_of.  The
+# family follows from the addresses; the last argument is accepted for
+# symmetry with the other helpers.
+mrc_fabric_spine_of() {
+	mrc_fabric_spines_of "$1" "$2" "$3" "$5" "$4" | cut -d ' ' -f 2
+}
+
+# mrc_fabric_leaf_of NS: the index of a host's leaf (1 or 2), 0 if NS is
+# not a fabric host.
+mrc_fabric_leaf_of() {
+	local j
+	for j in $(seq "$MRC_FABRIC_HOSTS"); do
+		[ "$1" = "${MRC_FHOSTS1[j]}" ] && { echo 1; return; }
+		[ "$1" = "${MRC_FHOSTS2[j]}" ] && { echo 2; return; }
+	done
+	echo 0
+}
+
+# mrc_fabric_link_down S L END / mrc_fabric_link_up S L END: take the link
+# of spine S and leaf L down (or up again) at one END, "spine" or "leaf".
+# Seen from the other leaf, the spine end is the far side (its ECMP route
+# keeps sending into the dead link: the other end only lost its carrier),
+# the leaf end of its own link the near side (ECMP drops the dead next
+# hop and rehashes).  Up re-installs the routes the kernel removed.
+mrc_fabric_link_down() {
+	if [ "$3" = spine ]; then
+		ip -n "${MRC_SPINE[$1]}" link set "s$1-l$2" down
+	else
+		ip -n "${MRC_LEAF[$2]}" link set "l$2-s$1" down
+	fi
+}
+
+mrc_fabric_link_up() {
+	local l
+	if [ "$3" = spine ]; then
+		ip -n "${MRC_SPINE[$1]}" link set "s$1-l$2" up || return 1
+	else
+		ip -n "${MRC_LEAF[$2]}" link set "l$2-s$1" up || return 1
+	fi
+	mrc_fabric_spine_routes "$1" | ip -n "${MRC_SPINE[$1]}" -batch - ||
+		return 1
+	# the leaves' multipath routes survive unless every next hop died;
+	# re-adding them fails while another of their links is down
+	for l in 1 2; do
+		mrc_fabric_leaf_routes "$l" |
+			ip -n "${MRC_LEAF[l]}" -force -batch - 2>/dev/null
+	done
+	return 0
+}
+
+# The two standard link failures, for traffic from leaf 1 to leaf 2:
+# far side (spine S's link to leaf 2, downed at the spine) and near side
+# (leaf 1's uplink to spine S, downed at the leaf).
+mrc_fabric_far_down() { mrc_fabric_link_down "$1" 2 spine; }
+mrc_fabric_far_up() { mrc_fabric_link_up "$1" 2 spine; }
+mrc_fabric_near_down() { mrc_fabric_link_down "$1" 1 leaf; }
+mrc_fabric_near_up() { mrc_fabric_link_up "$1" 1 leaf; }
+
+# mrc_fabric_blackhole S [L]: spine S silently drops everything to leaf
+# L's hosts (default 2), IPv4 and IPv6; mrc_fabric_unblackhole S [L]
+# restores its routes.
+mrc_fabric_blackhole() {
+	local l=${2:-2}
+	ip -n "${MRC_SPINE[$1]}" route replace blackhole \
+		"$(mrc_fabric_prefix "$l")" &&
+	ip -n "${MRC_SPINE[$1]}" -6 route replace blackhole \
+		"$(mrc_fabric_prefix "$l" 6)"
+}
+
+mrc_fabric_unblackhole() {
+	local l=${2:-2}
+	mrc_fabric_spine_route "$1" "$l" 4 && mrc_fabric_spine_route "$1" "$l" 6
+}
+
+# mrc_fabric_flap S L END PERIOD_MS SECONDS: in the background, take the
+# link of spine S and leaf L down and up at END every PERIOD_MS for
+# SECONDS; it ends up.  The flapper's pid goes into $MRC_FLAP_PID.
+mrc_fabric_flap() {
+	local s=$1 l=$2 end=$3 period=$4 secs=$5
+	(
+		t=$(sleep 0 & echo $SECONDS)
+		p=$(printf '%d.%03d' $((period / 1000)) $((period % 1000)))
+		while [ $((SECONDS - t)) -lt "$secs" ]; do
+			mrc_fabric_link_down "$s" "$l" "$end"
+			sleep "$p"
+			mrc_fabric_link_up "$s" "$l" "$end"
+			sleep "$p"
+		done
+	) &
+	MRC_FLAP_PID=$!
+	mrc_pids+=("$MRC_FLAP_PID")
+}
+
+# mrc_fabric_qdisc NS DEV KIND ARGS... | NS DEV none: put a netem, red,
+# ... qdisc on one link's egress: under the link's tbf if the fabric is
+# shaped (parent 1:1), else at the root; "none" removes it.
+mrc_fabric_qdisc() {
+	local ns=$1 dev=$2 parent=(root)
+	shift 2
+	[ -n "$MRC_FABRIC_RATE" ] && parent=(parent 1:1)
+	tc -n "$ns" qdisc del dev "$dev" "${parent[@]}" 2>/dev/null
+	[ "$1" = none ] && return 0
+	modprobe "sch_$1" 2>/dev/null
+	tc -n "$ns" qdisc add dev "$dev" "${parent[@]}" handle 10: "$@"
+}
+
+# mrc_fabric_diag: per-uplink packet counts and the leaves' routes.
+mrc_fabric_diag() {
+	local l
+	for l in 1 2; do
+		echo "# leaf$l uplinks tx: $(mrc_fabric_uplinks_tx "$l")"
+		echo "# leaf$l routes: $(ip -n "${MRC_LEAF[l]}" route show |
+			tr '\n' ' ')"
+	done
 }

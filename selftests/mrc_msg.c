@@ -4,6 +4,7 @@
  *   mrc_msg server [-6] [-p PORT] [-c CONNS] [-P PAUSE_MS] [-b RCVBUF]
  *   mrc_msg client [-6] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
  *                  [-m MIN] [-M MAX] [-s SEED] [-b SNDBUF]
+ *                  [-i INTERVAL_US] [-T SECONDS] [-H HOLD_MS]
  *
  * The client opens CONNS connections and sends MSGS messages on each, of
  * random sizes in [MIN, MAX], then shuts down its side and waits for the
@@ -16,12 +17,22 @@
  *
  * Both exit 0 only if every message arrived once, whole and intact.
  * -P makes the server wait before reading (a receiver that stops reading).
+ *
+ * -i paces the client: it waits INTERVAL_US between two messages of a
+ * connection.  -T stops it sending after SECONDS (MSGS is then a maximum,
+ * 0 for none); the server must then be given -n 0, which accepts any
+ * number of messages (compare its delivered= with the client's sent=).
+ * -H keeps each connection open HOLD_MS after its last message before the
+ * client shuts it down, for tools that inspect live connections.
+ * SIGUSR1 makes the client stop sending (or holding) and finish as if its
+ * last message had been sent (use it with -n 0 on the server).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +62,9 @@ static struct {
 	unsigned int seed;
 	int pause_ms;
 	int buf;
+	long interval_us;
+	double seconds;
+	int hold_ms;
 } cfg = { .port = 7000, .conns = 1, .msgs = 100, .min = 1,
 	  .max = 65536, .seed = 1 };
 
@@ -61,6 +75,9 @@ struct result {
 };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* set by SIGUSR1: the client stops sending */
+static int stop_sending;
 
 /* xorshift, seeded per (seed, conn, seq): both sides derive the same */
 static uint64_t rng_next(uint64_t *s)
@@ -325,9 +342,17 @@ static int run_server(void)
 	       tot.bytes);
 	close(lfd);
 	if (tot.missing || tot.duplicate || tot.corrupt ||
-	    tot.delivered != cfg.msgs * cfg.conns)
+	    (cfg.msgs && tot.delivered != cfg.msgs * cfg.conns))
 		fail = 1;
 	return fail;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static void *client_conn(void *p)
@@ -335,11 +360,18 @@ static void *client_conn(void *p)
 	struct conn_arg *a = p;
 	uint8_t *buf = malloc(cfg.max ? cfg.max : 1);
 	uint64_t s = rng_seed(a->conn, 0xffffffff);
+	double end = cfg.seconds > 0 ? now_s() + cfg.seconds : 0;
 	uint32_t seq;
 	char c;
 
-	for (seq = 0; seq < cfg.msgs; seq++) {
+	for (seq = 0; !cfg.msgs || seq < cfg.msgs; seq++) {
 		size_t len = pick_len(&s);
+
+		if ((end && now_s() >= end) ||
+		    __atomic_load_n(&stop_sending, __ATOMIC_RELAXED))
+			break;
+		if (seq && cfg.interval_us)
+			usleep(cfg.interval_us);
 
 		build(buf, len, a->conn, seq);
 		if (send(a->fd, buf, len, 0) != (ssize_t)len) {
@@ -351,9 +383,25 @@ static void *client_conn(void *p)
 		a->r.delivered++;
 	}
 	free(buf);
+	/* hold the connection open; SIGUSR1 ends the wait early */
+	end = now_s() + cfg.hold_ms / 1000.0;
+	while (now_s() < end &&
+	       !__atomic_load_n(&stop_sending, __ATOMIC_RELAXED))
+		usleep(10000);
 	/* our side is done; the server closes when it has read everything */
 	if (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0)
 		a->r.err = errno;
+	return NULL;
+}
+
+/* SIGUSR1 is blocked in every thread; this one waits for it. */
+static void *stop_waiter(void *p)
+{
+	sigset_t *set = p;
+	int sig;
+
+	if (!sigwait(set, &sig))
+		__atomic_store_n(&stop_sending, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -364,12 +412,20 @@ static int run_client(void)
 	struct conn_arg *args = calloc(cfg.conns, sizeof(*args));
 	struct timespec t0, t1;
 	uint64_t bytes = 0;
+	long sent = 0;
 	double secs;
+	static sigset_t usr1;
+	pthread_t waiter;
 
 	if (len < 0) {
 		fprintf(stderr, "bad address %s\n", cfg.addr);
 		return 2;
 	}
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	pthread_create(&waiter, NULL, stop_waiter, &usr1);
+	pthread_detach(waiter);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* connect in order so the server's accept order numbers them */
 	for (i = 0; i < cfg.conns; i++) {
@@ -385,6 +441,7 @@ static int run_client(void)
 	for (i = 0; i < cfg.conns; i++) {
 		pthread_join(args[i].th, NULL);
 		bytes += args[i].r.bytes;
+		sent += args[i].r.delivered;
 		if (args[i].r.err) {
 			pthread_mutex_lock(&out_lock);
 			fprintf(stderr, "conn %d: %s\n", i,
@@ -396,8 +453,7 @@ static int run_client(void)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("sent=%ld bytes=%" PRIu64 " seconds=%.3f\n",
-	       cfg.msgs * cfg.conns, bytes, secs);
+	printf("sent=%ld bytes=%" PRIu64 " seconds=%.3f\n", sent, bytes, secs);
 	return fail;
 }
 
@@ -423,7 +479,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
-	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:")) != -1) {
+	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:")) != -1) {
 		switch (c) {
 		case '6':
 			cfg.v6 = true;
@@ -455,11 +511,21 @@ int main(int argc, char **argv)
 		case 'b':
 			cfg.buf = parse_size(optarg);
 			break;
+		case 'i':
+			cfg.interval_us = atol(optarg);
+			break;
+		case 'T':
+			cfg.seconds = atof(optarg);
+			break;
+		case 'H':
+			cfg.hold_ms = atoi(optarg);
+			break;
 		default:
 			return 2;
 		}
 	}
-	if (cfg.min > cfg.max || cfg.conns < 1 || (!server && !cfg.addr)) {
+	if (cfg.min > cfg.max || cfg.conns < 1 || (!server && !cfg.addr) ||
+	    cfg.msgs < 0 || (!server && !cfg.msgs && cfg.seconds <= 0)) {
 		fprintf(stderr, "mrc_msg: bad options\n");
 		return 2;
 	}

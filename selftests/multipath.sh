@@ -1,0 +1,516 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Multipath over the leaf-spine fabric of mrc_lib.sh (2 leaves, 4 spines,
+# ECMP with L4 hashing), one connection from the host on leaf 1 to the
+# host on leaf 2:
+#  - spread: the connection's packets cross every spine in proportion to
+#    the entropy values (EVs) the leaf hashes onto it; with ev_policy
+#    single they cross one spine; IPv6 spreads on the flow label alone;
+#  - failures mid-transfer (far-side link down, near-side link down,
+#    blackhole route on a spine, a flapping link, one EV dropped by a tc
+#    filter): every message arrives once and intact, the EVs through the
+#    failure and only those go BAD, the counters show the retransmissions;
+#  - recovery: probes bring the EVs back, traffic spreads over every spine
+#    again;
+#  - every path dead: ETIMEDOUT within conn_timeout_ms, nothing left over.
+# Which spine an EV takes is asked of the leaf (mrc_fabric_spines_of),
+# never assumed.
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+mrc_fabric || { mrc_fail "fabric topology"; mrc_done; }
+
+NSPINES=$MRC_FABRIC_SPINES
+SPINE=1			# the spine whose links fail
+TOL=15			# percent of a spine's share
+# the paced transfers: a few hundred messages a second of one or two
+# packets (the exact rate is the emulator's), until told to stop
+PACED=(-n 0 -T 90 -i 2000 -m 512 -M 2K)
+
+addr() { [ "$1" = 6 ] && echo "$MRC_FH2_ADDR6" || echo "$MRC_FH2_ADDR4"; }
+saddr() { [ "$1" = 6 ] && echo "$MRC_FH1_ADDR6" || echo "$MRC_FH1_ADDR4"; }
+
+# ---------------------------------------------------------------------
+# EVs of a connection and the spine each takes
+
+declare -A spine_at ev_state ev_active ev_spine ev_info
+ev_port=()
+
+# evmap NS CID LEAF-NS SRC DST: read the connection's EVs into ev_port,
+# ev_state[PORT], ev_active[PORT], ev_spine[PORT] (the spine LEAF-NS
+# sends SRC:PORT -> DST:4797 to) and ev_info[PORT] (its counters).  Fails
+# if the connection is gone.
+evmap() {
+	local ns=$1 cid=$2 leaf=$3 src=$4 dst=$5 line p st ac s lines new=()
+	ev_port=()
+	ev_state=()
+	ev_active=()
+	ev_spine=()
+	ev_info=()
+	mapfile -t lines < <(mrc -n "$ns" -j path show cid "$cid" 2>/dev/null |
+		jq -r '.[] | "\(.port) \(.state) \(.active) sent \(.sent) acked \(.acked) lost \(.lost) probes \(.probes)"' 2>/dev/null)
+	[ ${#lines[@]} -gt 0 ] || return 1
+	for line in "${lines[@]}"; do
+		read -r p st ac s <<<"$line"
+		ev_port+=("$p")
+		ev_state[$p]=$st
+		ev_active[$p]=$ac
+		ev_info[$p]=$s
+		[ -n "${spine_at[$leaf $src $p]:-}" ] || new+=("$p")
+	done
+	if [ ${#new[@]} -gt 0 ]; then
+		while read -r p s; do
+			spine_at[$leaf $src $p]=$s
+		done < <(mrc_fabric_spines_of "$leaf" "$src" "$dst" \
+				"$MRC_DEFAULT_PORT" "${new[@]}")
+	fi
+	for p in "${ev_port[@]}"; do
+		ev_spine[$p]=${spine_at[$leaf $src $p]:-0}
+	done
+}
+
+# The sender's (host 1) and the receiver's (host 2) view, family $fam.
+evmap1() { evmap "$MRC_FH1" "$cid1" "$MRC_LEAF1" "$(saddr "$fam")" "$(addr "$fam")"; }
+evmap2() { evmap "$MRC_FH2" "$cid2" "$MRC_LEAF2" "$(addr "$fam")" "$(saddr "$fam")"; }
+
+# ports_where COND: the ports of the last evmap for which COND (an awk
+# expression over port, state, active, spine) holds.
+ports_where() {
+	local p
+	for p in "${ev_port[@]}"; do
+		echo "$p ${ev_state[$p]} ${ev_active[$p]} ${ev_spine[$p]}"
+	done | awk "{ port = \$1; state = \$2; active = \$3; spine = \$4 }
+		    $1 { print port }" | tr '\n' ' '
+}
+
+# ev_summary: states per spine of the last evmap, for diagnostics.
+ev_summary() {
+	local p
+	for p in "${ev_port[@]}"; do
+		echo "${ev_spine[$p]} ${ev_state[$p]} ${ev_active[$p]}"
+	done | awk '{ n[$1 " " $2 ($3 == "true" ? "" : "(spare)")]++ }
+		    END { for (k in n) printf "s%s=%d ", k, n[k] }'
+}
+
+# ---------------------------------------------------------------------
+# counters
+
+stats() { mrc -n "$1" -j stats show; }
+
+# stat_deltas BEFORE AFTER: every counter's increase into D[NAME].
+declare -A D
+stat_deltas() {
+	local k v
+	D=()
+	while read -r k v; do
+		D[$k]=$v
+	done < <(jq -rn --argjson a "$1" --argjson b "$2" \
+		'$b | to_entries[] | select(.value | type == "number") |
+		 "\(.key) \(.value - ($a[.key] // 0))"')
+}
+
+# ---------------------------------------------------------------------
+# spread
+
+# check_spread NAME "BEFORE" "AFTER" [share]: leaf 1's uplink counters
+# moved in proportion to the active EVs of the last evmap on each spine
+# (or to 1/N with "even"), within TOL percent of each share.
+check_spread() {
+	local name=$1 b a
+	local how=${4:-evs} s d total=0 n=0 shares=() bad="" desc=""
+	read -ra b <<<"$2"
+	read -ra a <<<"$3"
+	for s in $(seq "$NSPINES"); do
+		d=$((a[s - 1] - b[s - 1]))
+		total=$((total + d))
+		if [ "$how" = even ]; then
+			shares[s]=1
+			n=$((n + 1))
+		else
+			shares[s]=$(ports_where "active == \"true\" && spine == $s" | wc -w)
+			n=$((n + shares[s]))
+		fi
+	done
+	if [ "$total" -le 0 ] || [ "$n" -le 0 ]; then
+		mrc_fail "$name" "no packets ($total) or no active EVs ($n)"
+		return
+	fi
+	for s in $(seq "$NSPINES"); do
+		d=$((a[s - 1] - b[s - 1]))
+		# |d/total - share/n| <= TOL% of share/n
+		local dev=$(((d * n - shares[s] * total) * 100))
+		[ "$dev" -lt 0 ] && dev=$((-dev))
+		desc+="spine$s $d pkts (share ${shares[s]}/$n) "
+		[ "$dev" -le $((TOL * shares[s] * total)) ] || bad+="spine$s "
+	done
+	if [ -z "$bad" ]; then
+		mrc_ok "$name"
+	else
+		mrc_fail "$name" "off by more than $TOL% of the share: $bad"
+	fi
+	echo "# $name: $desc"
+}
+
+# wait_cids FAM: the connection ids of the running transfer, both ends, in
+# cid1 and cid2.
+wait_cids() {
+	local i
+	cid1=
+	cid2=
+	for i in $(seq 50); do
+		[ -n "$cid1" ] || cid1=$(mrc_conn_cid "$MRC_FH1" "$(addr "$1")" \
+					      "$MRC_XFER_PORT")
+		[ -n "$cid2" ] || cid2=$(mrc_conn_cid "$MRC_FH2" "$(saddr "$1")")
+		[ -n "$cid1" ] && [ -n "$cid2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# spread FAM [single]: one transfer; its packets over leaf 1's uplinks
+# follow its EVs (spray), or stay on one spine (single).
+spread() {
+	local fam=$1 policy=${2:-spray} before after name d s top=0 rest=0 total=0
+	name="IPv$fam $policy"
+	mrc -n "$MRC_FH1" config set ev_policy "$policy"
+	before=$(mrc_fabric_uplinks_tx 1)
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" \
+		-n 0 -T 30 -i 1000 -m 512 -M 2K
+	if ! wait_cids "$fam" || ! evmap1; then
+		mrc_fail "$name: connection and its EVs listed" \
+			"cid '$cid1'/'$cid2': $(mrc -n "$MRC_FH1" -j conn show)"
+		mrc_transfer_stop
+		mrc_transfer_wait "$name: every message once and intact"
+		mrc -n "$MRC_FH1" config set ev_policy spray
+		return
+	fi
+	echo "# [${SECONDS}s] $name EVs: $(ev_summary)"
+	sleep 1
+	mrc_transfer_stop
+	mrc_transfer_wait "$name: every message once and intact"
+	after=$(mrc_fabric_uplinks_tx 1)
+	if [ "$policy" = spray ]; then
+		mrc_expect_eq "$name: connection has the default 128 EVs in use" \
+			128 "$(ports_where 'active == "true"' | wc -w)"
+		check_spread "$name: every spine within $TOL% of its EVs' share" \
+			"$before" "$after"
+	else
+		local act
+		act=$(ports_where 'active == "true"')
+		mrc_expect_eq "$name: one EV in use" 1 "$(echo "$act" | wc -w)"
+		local -a b a
+		read -ra b <<<"$before"
+		read -ra a <<<"$after"
+		for s in $(seq "$NSPINES"); do
+			d=$((a[s - 1] - b[s - 1]))
+			total=$((total + d))
+			if [ "$d" -gt "$top" ]; then
+				rest=$((rest + top))
+				top=$d
+				s_top=$s
+			else
+				rest=$((rest + d))
+			fi
+		done
+		# noise: neighbour discovery and the like, a few packets
+		if [ "$rest" -le $((10 + total / 50)) ] && [ "$top" -gt 200 ]; then
+			mrc_ok "$name: crosses one spine"
+		else
+			mrc_fail "$name: crosses one spine" "uplinks $before -> $after"
+		fi
+		mrc_expect_eq "$name: the spine the leaf hashes its EV to" \
+			"${ev_spine[${act// /}]:-?}" "${s_top:-none}"
+	fi
+	mrc -n "$MRC_FH1" config set ev_policy spray
+}
+
+# ---------------------------------------------------------------------
+# failures
+
+# bad_watch MIN MAX ALLOWED NEED: poll the sender's EVs for MIN to MAX
+# seconds while traffic flows, until every port of NEED is BAD.  ALLOWED is an awk
+# condition on (port, spine) for a BAD EV; any other BAD EV is recorded
+# in $bad_wrong.  Sets $bad_missing (NEED ports not BAD at the end) and
+# $bad_seen (every BAD port seen).
+bad_watch() {
+	local min=$1 max=$2 allowed=$3 need=$4 t0=$SECONDS p wrong
+	bad_wrong=
+	bad_seen=
+	while :; do
+		evmap1 || break
+		wrong=$(ports_where "state == \"bad\" && !($allowed)")
+		for p in $wrong; do
+			[[ " $bad_wrong " = *" $p "* ]] && continue
+			bad_wrong+="$p "
+			echo "# [${SECONDS}s] BAD off the failure: port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
+		done
+		for p in $(ports_where 'state == "bad"'); do
+			[[ " $bad_seen " = *" $p "* ]] || bad_seen+="$p "
+		done
+		bad_missing=
+		for p in $need; do
+			[ "${ev_state[$p]:-gone}" = bad ] || bad_missing+="$p "
+		done
+		[ -z "$bad_missing" ] && [ $((SECONDS - t0)) -ge "$min" ] && break
+		[ $((SECONDS - t0)) -ge "$max" ] && break
+		sleep 0.3
+	done
+}
+
+# bad_count NS CID: the connection's BAD EVs (spares included).
+bad_count() {
+	mrc -n "$1" -j conn show | jq --argjson c "$2" \
+		'map(select(.local_cid == $c)) | .[0].ev_bad // -1'
+}
+
+# wait_no_bad SECS: until neither end has a BAD EV.
+wait_no_bad() {
+	local t0=$SECONDS b1 b2
+	while :; do
+		b1=$(bad_count "$MRC_FH1" "$cid1")
+		b2=$(bad_count "$MRC_FH2" "$cid2")
+		[ "$b1" = 0 ] && [ "$b2" = 0 ] && return 0
+		[ $((SECONDS - t0)) -ge "$1" ] && break
+		sleep 0.5
+	done
+	echo "# BAD EVs left: sender $b1, receiver $b2"
+	return 1
+}
+
+fail_on() {
+	case $1 in
+	far) mrc_fabric_far_down "$SPINE" ;;
+	near) mrc_fabric_near_down "$SPINE" ;;
+	blackhole) mrc_fabric_blackhole "$SPINE" ;;
+	esac
+}
+
+restore() {
+	case $1 in
+	far) mrc_fabric_far_up "$SPINE" ;;
+	near) mrc_fabric_near_up "$SPINE" ;;
+	blackhole) mrc_fabric_unblackhole "$SPINE" ;;
+	esac
+}
+
+# failure FAM KIND: a paced transfer; KIND (far, near, blackhole, flap,
+# tc) strikes mid-transfer; checks as described at the top; then the
+# failure is repaired and the EVs must come back.
+failure() {
+	local fam=$1 kind=$2 name s1 s2 s3 r1 pre_s need allowed victim=""
+	local before_up after_up wrong2 recovered=1
+	name="IPv$fam $kind"
+	s1=$(stats "$MRC_FH1")
+	r1=$(stats "$MRC_FH2")
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" "${PACED[@]}"
+	if ! wait_cids "$fam" || ! evmap1; then
+		mrc_fail "$name: connection and its EVs listed" "cid '$cid1'/'$cid2'"
+		mrc_transfer_stop
+		mrc_transfer_wait "$name: every message once and intact"
+		return
+	fi
+	pre_s=$(ports_where "active == \"true\" && spine == $SPINE")
+	echo "# [${SECONDS}s] $name: $(echo "$pre_s" | wc -w) EVs in use on spine $SPINE"
+	sleep 1
+	case $kind in
+	far|blackhole)
+		need=$pre_s
+		allowed="spine == $SPINE"
+		fail_on "$kind"
+		;;
+	near)
+		# the leaf rehashes: only what was in flight on the spine
+		# can be lost
+		need=
+		allowed="index(\" $pre_s \", \" \" port \" \")"
+		fail_on "$kind"
+		;;
+	flap)
+		need=
+		allowed="spine == $SPINE"
+		mrc_fabric_flap "$SPINE" 2 spine 200 10
+		;;
+	tc)
+		victim=$(ports_where 'active == "true"' | cut -d ' ' -f 1)
+		need=$victim
+		allowed="port == $victim"
+		modprobe -q sch_ingress
+		modprobe -q cls_flower
+		modprobe -q act_gact
+		local proto=ip
+		[ "$fam" = 6 ] && proto=ipv6
+		tc -n "$MRC_FH1" qdisc add dev eth0 clsact
+		tc -n "$MRC_FH1" filter add dev eth0 egress protocol "$proto" \
+			flower ip_proto udp src_port "$victim" action drop
+		echo "# $name: dropping EV $victim (spine ${ev_spine[$victim]})"
+		;;
+	esac
+	case $kind in
+	flap) bad_watch 10 12 "$allowed" "" ;;
+	near) bad_watch 4 10 "$allowed" "" ;;
+	*) bad_watch 2 8 "$allowed" "$need" ;;
+	esac
+	echo "# [${SECONDS}s] $name sender EVs: $(ev_summary)"
+	s2=$(stats "$MRC_FH1")
+	if [ -n "$need" ]; then
+		mrc_check "$name: the EVs through the failure went BAD" \
+			test -z "$bad_missing"
+		[ -z "$bad_missing" ] || echo "# not BAD: $bad_missing"
+	fi
+	mrc_check "$name: only EVs through the failure went BAD" \
+		test -z "$bad_wrong"
+	[ -z "$bad_wrong" ] || echo "# BAD elsewhere: $bad_wrong"
+	# the receiver's EVs carry its ACKs: those through the failure may go
+	# BAD, never others
+	if evmap2; then
+		case $kind in
+		far|near|flap)
+			wrong2=$(ports_where "state == \"bad\" && spine != $SPINE") ;;
+		*)
+			wrong2=$(ports_where 'state == "bad"') ;;
+		esac
+		echo "# $name receiver EVs: $(ev_summary)"
+		mrc_check "$name: receiver: no EV BAD off the failure" \
+			test -z "$wrong2"
+	else
+		mrc_fail "$name: receiver's EVs listed"
+	fi
+	if [ "$kind" != near ]; then
+		stat_deltas "$s1" "$s2"
+		echo "# $name: ev_bad_loss ${D[ev_bad_loss]} ev_bad_rto ${D[ev_bad_rto]} retrans ${D[retrans]} lost_ev ${D[lost_ev]} lost_time ${D[lost_time]} lost_rto ${D[lost_rto]} ev_replaced ${D[ev_replaced]}"
+		mrc_check "$name: EVs went BAD on loss (counters)" \
+			test $((D[ev_bad_loss] + D[ev_bad_rto])) -gt 0
+		mrc_check "$name: lost packets retransmitted" \
+			test $((D[retrans])) -gt 0
+	fi
+
+	# repair, and the EVs come back by probes
+	case $kind in
+	flap) wait "$MRC_FLAP_PID" ;;
+	tc) tc -n "$MRC_FH1" qdisc del dev eth0 clsact ;;
+	*) restore "$kind" ;;
+	esac
+	wait_no_bad 12 || recovered=0
+	s3=$(stats "$MRC_FH1")
+	stat_deltas "$r1" "$(stats "$MRC_FH2")"
+	local dups=${D[dup_data]}
+	stat_deltas "$s1" "$s3"
+	echo "# [${SECONDS}s] $name: ev_good_probe ${D[ev_good_probe]} ev_probe ${D[ev_probe]} ev_recycled ${D[ev_recycled]}; receiver dup_data $dups (data that arrived but was judged lost)"
+	if [ "$kind" != near ]; then
+		mrc_check "$name repaired: no EV BAD any more" test "$recovered" = 1
+		mrc_check "$name repaired: probes brought EVs back" \
+			test $((D[ev_good_probe])) -gt 0
+	fi
+	if [ "$kind" = far ] && evmap1; then
+		before_up=$(mrc_fabric_uplinks_tx 1)
+		sleep 2
+		after_up=$(mrc_fabric_uplinks_tx 1)
+		check_spread "$name repaired: spread over every spine again" \
+			"$before_up" "$after_up"
+	fi
+	echo "# [${SECONDS}s] $name: stopping the transfer"
+	mrc_transfer_stop
+	mrc_transfer_wait "$name: every message once and intact"
+	echo "# [${SECONDS}s] $name: done"
+}
+
+# ---------------------------------------------------------------------
+# every path dead
+
+all_dead() {
+	local fam=$1 name t0 s out rc ns
+	name="IPv$fam every path dead"
+	for ns in "$MRC_FH1" "$MRC_FH2"; do
+		mrc -n "$ns" config set conn_timeout_ms 3000
+	done
+	local before
+	before=$(stats "$MRC_FH1")
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" "${PACED[@]}"
+	sleep 2
+	t0=$SECONDS
+	for s in $(seq "$NSPINES"); do
+		mrc_fabric_far_down "$s"
+	done
+	out=$mrc_xfer_out
+	wait "$mrc_xfer_cpid"
+	rc=$?
+	mrc_check "$name: sender fails" test "$rc" -ne 0
+	mrc_check "$name: sender gets ETIMEDOUT" \
+		grep -q "Connection timed out" "$out.c"
+	mrc_check "$name: within conn_timeout_ms 3000 (+10 s slack)" \
+		test $((SECONDS - t0)) -le 13
+	echo "# $name: client exit after $((SECONDS - t0)) s: $(tr '\n' ' ' <"$out.c")"
+	wait "$mrc_xfer_spid"
+	mrc_check "$name: receiver gets ETIMEDOUT" \
+		grep -q "Connection timed out" "$out"
+	rm -f "$out" "$out.c"
+	stat_deltas "$before" "$(stats "$MRC_FH1")"
+	mrc_check "$name: timeout counted" test $((D[conn_timedout])) -gt 0
+	for s in $(seq "$NSPINES"); do
+		mrc_fabric_far_up "$s"
+	done
+	for ns in "$MRC_FH1" "$MRC_FH2"; do
+		mrc -n "$ns" config set conn_timeout_ms 15000
+	done
+	sleep 1
+	mrc_expect_eq "$name: no connection left on either host" "0 0" \
+		"$(mrc -n "$MRC_FH1" -j conn show | jq length) $(mrc -n "$MRC_FH2" -j conn show | jq length)"
+	mrc_transfer_between "$name: fabric repaired, a new connection works" \
+		"$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" -n 200 -m 1K -M 8K
+}
+
+# ---------------------------------------------------------------------
+
+# a. spread, and a single flow for comparison
+spread 4
+spread 6
+spread 4 single
+
+# b. IPv6 on the flow label: hash policy 0 on the leaves (addresses and
+# flow label only).  IPv4 under the same policy has nothing left that
+# varies, so it shows the check can tell.
+for l in 1 2; do
+	ip netns exec "${MRC_LEAF[l]}" sysctl -qw \
+		net.ipv6.fib_multipath_hash_policy=0 net.ipv4.fib_multipath_hash_policy=0
+done
+for fam in 6 4; do
+	before=$(mrc_fabric_uplinks_tx 1)
+	mrc_transfer_between "IPv$fam L3 hash: every message once and intact" \
+		"$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" -n 1500 -m 1K -M 4K
+	after=$(mrc_fabric_uplinks_tx 1)
+	nspread=0
+	read -ra b <<<"$before"
+	read -ra a <<<"$after"
+	total=$(( (a[0] + a[1] + a[2] + a[3]) - (b[0] + b[1] + b[2] + b[3]) ))
+	for s in $(seq "$NSPINES"); do
+		# at least half a fair share
+		d=$((a[s - 1] - b[s - 1]))
+		[ $((d * NSPINES * 2)) -ge "$total" ] && nspread=$((nspread + 1))
+	done
+	echo "# IPv$fam L3 hash: uplinks $before -> $after"
+	if [ "$fam" = 6 ]; then
+		mrc_expect_eq "IPv6 flow label carries entropy: every spine has at least half its share" \
+			"$NSPINES" "$nspread"
+	else
+		mrc_expect_eq "IPv4 L3 hash (control): one spine" 1 "$nspread"
+	fi
+done
+for l in 1 2; do
+	ip netns exec "${MRC_LEAF[l]}" sysctl -qw \
+		net.ipv6.fib_multipath_hash_policy=1 net.ipv4.fib_multipath_hash_policy=1
+done
+
+# c, d. failures mid-transfer and recovery
+failure 4 far
+failure 6 far
+failure 4 near
+failure 6 blackhole
+failure 4 flap
+failure 4 tc
+
+# e. every path dead
+all_dead 4
+
+mrc_done
