@@ -184,9 +184,12 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 
 /* Time rule (RACK-like): a packet sent before one that has been
  * acknowledged, and outstanding for longer than an RTT plus a reordering
- * allowance, is lost.
+ * allowance, is lost.  Its EV is blamed only if the ACK (@cum and its
+ * SACK range) shows the packet missing: beyond that range the ACK that
+ * would have said it arrived may itself be what was lost, on a reverse
+ * path that failed.
  */
-static void mrc_rack_detect(struct sock *sk, u64 now)
+static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
@@ -206,8 +209,9 @@ static void mrc_rack_detect(struct sock *sk, u64 now)
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
 					  msk->srtt_us)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
-			mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
-				    MRC_MIB_LOST_EV);
+			if (mrc_loss_ev_visible(cb->psn, cum))
+				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
+					    MRC_MIB_LOST_TIME);
 		}
 	}
 }
@@ -341,7 +345,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		}
 	}
 
-	mrc_rack_detect(sk, now);
+	mrc_rack_detect(sk, now, cum);
 	if (acked) {
 		struct mrc_cc_ack ca = {
 			.acked = acked,

@@ -32,6 +32,7 @@
 #define MRC_CC_ONE	1024U	/* fixed point 1.0 for alpha and factors */
 #define MRC_CC_G_SHIFT	4	/* alpha gain 1/16, as DCTCP */
 #define MRC_CC_MIN_CWND	2U
+#define MRC_CC_ROUND_MIN_ACKS	8U	/* fewest ACKs a round is judged on */
 
 /**
  * struct mrc_cc_params - the tunables (namespace settings)
@@ -66,6 +67,7 @@ struct mrc_cc_params {
  * @delay_us: mean queueing delay of the last round
  * @recovery_psn: no further loss reaction until it is acknowledged
  * @in_recovery: a loss reaction is in force
+ * @grow: the last round allowed growth (no marks; for nscc, low delay)
  */
 struct mrc_cc {
 	u8	algo;
@@ -83,6 +85,7 @@ struct mrc_cc {
 	u32	delay_us;
 	u32	recovery_psn;
 	bool	in_recovery;
+	bool	grow;
 };
 
 /**
@@ -171,25 +174,27 @@ static inline void mrc_cc_reno_round(struct mrc_cc *cc)
 {
 }
 
-/* DCTCP: grow unless this round has marks; shrink once a round by
- * alpha/2.
+/* DCTCP: grow while neither this round nor the last had marks; shrink
+ * once a round by alpha/2.
  */
 static inline void mrc_cc_dctcp_ack(struct mrc_cc *cc,
 				    const struct mrc_cc_ack *a)
 {
-	if (!cc->in_recovery && !cc->round_ce)
+	if (!cc->in_recovery && cc->grow && !cc->round_ce)
 		mrc_cc_grow(cc, a->acked - a->ce);
 }
 
 static inline void mrc_cc_dctcp_round(struct mrc_cc *cc)
 {
 	mrc_cc_update_alpha(cc);
+	cc->grow = !cc->round_ce;
 	if (cc->round_ce)
 		mrc_cc_shrink(cc, cc->alpha / 2);
 }
 
 /* nscc: the four quadrants of (marks, delay), decided once a round; in
- * the growing quadrant the window grows per ACK as reno's does.
+ * the growing quadrant the window grows per ACK, as reno's does, during
+ * the next round, until that round sees a mark.
  */
 static inline bool mrc_cc_nscc_delayed(const struct mrc_cc *cc)
 {
@@ -199,7 +204,7 @@ static inline bool mrc_cc_nscc_delayed(const struct mrc_cc *cc)
 static inline void mrc_cc_nscc_ack(struct mrc_cc *cc,
 				   const struct mrc_cc_ack *a)
 {
-	if (!cc->in_recovery && !cc->round_ce && !mrc_cc_nscc_delayed(cc))
+	if (!cc->in_recovery && cc->grow && !cc->round_ce)
 		mrc_cc_grow(cc, a->acked);
 }
 
@@ -208,6 +213,7 @@ static inline void mrc_cc_nscc_round(struct mrc_cc *cc)
 	u32 frac = mrc_cc_round_frac(cc);
 
 	mrc_cc_update_alpha(cc);
+	cc->grow = !cc->round_ce && !mrc_cc_nscc_delayed(cc);
 	if (!mrc_cc_nscc_delayed(cc))
 		return;		/* grow (per ACK), or hold: marks, no delay */
 	if (cc->round_ce) {
@@ -267,6 +273,7 @@ static inline void mrc_cc_init(struct mrc_cc *cc, u8 algo,
 	cc->p.ai = max(cc->p.ai, 1U);
 	mrc_cc_set_cwnd(cc, p->init_cwnd);
 	cc->ssthresh = cc->p.max_cwnd;
+	cc->grow = true;
 	cc->round_end = snd_nxt;
 }
 
@@ -298,7 +305,12 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 		if (cc->round_samples)
 			cc->delay_us = div_u64(cc->round_delay_us,
 					       cc->round_samples);
-		if (!cc->in_recovery)
+		/* too few ACKs to judge (the round after an idle time): one
+		 * marked ACK is not a fully marked round
+		 */
+		if (!cc->in_recovery &&
+		    cc->round_acked >= clamp(cc->cwnd / 2, 1U,
+					     MRC_CC_ROUND_MIN_ACKS))
 			ops->round(cc);
 		cc->round_end = a->snd_nxt;
 		cc->round_acked = 0;

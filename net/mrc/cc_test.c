@@ -573,7 +573,9 @@ static void mrc_cc_nscc_marks_low_delay_hold(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, s.cc.ssthresh, ss);
 	}
 	KUNIT_EXPECT_GT(test, s.cc.alpha, MRC_CC_ONE / 4);
-	/* the marks gone, it grows again */
+	/* the marks gone, it grows again from the round after a clean one */
+	sim_round(&s, clean());
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
 	sim_round(&s, clean());
 	KUNIT_EXPECT_GT(test, s.cc.cwnd, c);
 }
@@ -823,7 +825,84 @@ static void mrc_cc_params_windows(struct kunit *test)
 	}
 }
 
+/* Marks without delay hold the window wherever in the round the marks
+ * fall (10% of the ACKs, the first of them the 10th of the round): only
+ * the first round, before any verdict, may grow.
+ */
+static void mrc_cc_nscc_hold_late_marks(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+	unsigned int i;
+	u32 c = 0;
+
+	p.init_cwnd = 100;
+	sim_start(test, &s, MRC_CC_NSCC, &p);
+	for (i = 0; i < 6; i++) {
+		u32 n = 0;
+		bool end;
+
+		do {
+			end = sim_ack(&s, n % 10 == 9, BASE_RTT);
+			n++;
+		} while (!end);
+		if (!i)
+			c = s.cc.cwnd;
+	}
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
+}
+
+/* dctcp, the same marks: after the first round, no round grows. */
+static void mrc_cc_dctcp_late_marks(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+	unsigned int i;
+
+	p.init_cwnd = 100;
+	sim_start(test, &s, MRC_CC_DCTCP, &p);
+	for (i = 0; i < 6; i++) {
+		u32 n = 0, before = s.cc.cwnd;
+		bool end;
+
+		do {
+			end = sim_ack(&s, n % 10 == 9, BASE_RTT);
+			n++;
+		} while (!end);
+		if (i)
+			KUNIT_EXPECT_LE(test, s.cc.cwnd, before);
+	}
+}
+
+/* After the pipe drains (app-limited), one marked, late ACK is not a
+ * fully marked round: the window does not halve.
+ */
+static void mrc_cc_nscc_idle_one_ack_round(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+	u32 before;
+
+	p.init_cwnd = 100;
+	sim_start(test, &s, MRC_CC_NSCC, &p);
+	sim_rounds(&s, pat(0, 1, BASE_RTT), 2);
+	while (s.una != s.nxt) {
+		struct mrc_cc_ack a = { .acked = 1, .rtt_us = BASE_RTT };
+
+		s.una++;
+		a.snd_una = s.una;
+		a.snd_nxt = s.nxt;
+		mrc_cc_on_ack(&s.cc, &a);
+	}
+	before = s.cc.cwnd;
+	sim_ack(&s, 1, BASE_RTT + 2 * TARGET);
+	KUNIT_EXPECT_GE(test, s.cc.cwnd, before - before / 8);
+}
+
 static struct kunit_case mrc_cc_cases[] = {
+	KUNIT_CASE(mrc_cc_nscc_hold_late_marks),
+	KUNIT_CASE(mrc_cc_dctcp_late_marks),
+	KUNIT_CASE(mrc_cc_nscc_idle_one_ack_round),
 	KUNIT_CASE(mrc_cc_init_window),
 	KUNIT_CASE(mrc_cc_reno_slow_start),
 	KUNIT_CASE(mrc_cc_reno_ssthresh_then_ai),
