@@ -63,7 +63,11 @@ mrc_check "peer namespace deleted while its connection timed out" \
 	mrc_ns_del "$MRC_H2"
 mrc_check "timeout counted" test "$(mrc_stat "$MRC_H1" conn_timedout)" -ge 1
 
-# Known bug: one socket reference is left behind by the tests above, so
-# rmmod stays EBUSY; selftests/repro_leak_after_failures.sh shows it.
+# Every connection above has ended: orphans, timed-out connections and
+# children that were never accepted all let go of their socket, so
+# nothing holds the module any more.
+mrc_check "module unloads after the failure scenarios" \
+	mrc_module_unload_when_free 20
+mrc_check "module loads again" mrc_module_load
 
 mrc_done

@@ -141,6 +141,20 @@ mrc_module_unload() {
 	rmmod mrc
 }
 
+# mrc_module_unload_when_free [SECS]: unload once the last socket is gone
+# (orphans finish on their own, within the connection timeout); say what
+# holds the module if it is still in use after SECS (default 20) seconds.
+mrc_module_unload_when_free() {
+	local i tries=$((${1:-20} * 2))
+	mrc_module_loaded || return 0
+	for ((i = 0; i < tries; i++)); do
+		rmmod mrc 2>/dev/null && return 0
+		sleep 0.5
+	done
+	echo "# after ${1:-20} s still in use: $(grep '^mrc ' /proc/modules)"
+	return 1
+}
+
 # mrc_udp_bound NS PORT: is a UDP socket bound to PORT in NS?
 mrc_udp_bound() {
 	ip netns exec "$1" ss -Huln "sport = :$2" | grep -q .
