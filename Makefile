@@ -10,7 +10,7 @@
 #   make vmtest        only the selftests in the VM
 #   make vm            a shell in the VM with mrc.ko loaded
 #   make fuzz          libFuzzer on the packet parser for FUZZ_SECONDS (300)
-#   make bench         mrc against TCP (goodput, latency) in the VM
+#   make bench         mrc against TCP (pair) and TCP, MPTCP (fabric) in the VM
 #   make demo          mrc and TCP side by side through a spine failure
 
 # Newest installed kernel build tree unless told otherwise.
@@ -49,6 +49,8 @@ fuzz:
 bench: all
 	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/bench/mrc_bench \
 		tools/testing/bench/mrc_bench.c
+	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/demo/demo_stream \
+		tools/testing/demo/demo_stream.c
 	tools/testing/vm/run --timeout 1800 -- tools/testing/bench/run --inside
 
 demo: all

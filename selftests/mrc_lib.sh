@@ -465,18 +465,34 @@ mrc_fabric_shape() {
 	echo "qdisc replace dev $1 root handle 1: tbf rate $2 burst ${MRC_FABRIC_BURST:-32kb} limit ${MRC_FABRIC_LIMIT:-256kb}"
 }
 
-# mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE]: build the fabric
-# (see above).  RATE (a tc rate, e.g. 100mbit) shapes every link, both
-# ways, with tbf.  Everything is removed when the test exits.
+# mrc_fabric_hash_headers NS: multipath hash of router NS on the packet
+# headers only (policy 3, fields 0x37: addresses, protocol, ports).
+# Policy 1 reuses skb->hash when the stack set it from L4 (skb->l4_hash),
+# which for TCP is the sending socket's txhash, carried across veth; TCP
+# changes it on an RTO (sk_rethink_txhash), so under policy 1 a TCP flow
+# escapes a dead path, as it could not behind real switches.
+mrc_fabric_hash_headers() {
+	ip netns exec "$1" sysctl -qw net.ipv4.fib_multipath_hash_policy=3 \
+		net.ipv6.fib_multipath_hash_policy=3 \
+		net.ipv4.fib_multipath_hash_fields=0x37 \
+		net.ipv6.fib_multipath_hash_fields=0x37 >/dev/null
+}
+
+# mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE] [-H]: build the
+# fabric (see above).  RATE (a tc rate, e.g. 100mbit) shapes every link,
+# both ways, with tbf.  -H: the leaves and spines hash the headers only
+# (mrc_fabric_hash_headers) instead of policy 1.  Everything is removed
+# when the test exits.
 mrc_fabric() {
-	local opt spines=4 hosts=1 rate='' l s j f a n h OPTIND=1
+	local opt spines=4 hosts=1 rate='' hdrs=0 l s j f a n h OPTIND=1
 	local -A cmds tcs
-	while getopts "s:h:r:" opt; do
+	while getopts "s:h:r:H" opt; do
 		case $opt in
 		s) spines=$OPTARG ;;
 		h) hosts=$OPTARG ;;
 		r) rate=$OPTARG ;;
-		*) echo "usage: mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE]" >&2
+		H) hdrs=1 ;;
+		*) echo "usage: mrc_fabric [-s SPINES] [-h HOSTS_PER_LEAF] [-r RATE] [-H]" >&2
 		   return 1 ;;
 		esac
 	done
@@ -492,6 +508,9 @@ mrc_fabric() {
 	for l in 1 2; do
 		mrc_ns_create "MRC_LEAF[$l]" || return 1
 		mrc_fabric_router_sysctls "${MRC_LEAF[l]}" || return 1
+		if [ "$hdrs" = 1 ]; then
+			mrc_fabric_hash_headers "${MRC_LEAF[l]}" || return 1
+		fi
 		for j in $(seq "$hosts"); do
 			mrc_ns_create h || return 1
 			if [ "$l" = 1 ]; then
@@ -504,6 +523,9 @@ mrc_fabric() {
 	for s in $(seq "$spines"); do
 		mrc_ns_create "MRC_SPINE[$s]" || return 1
 		mrc_fabric_router_sysctls "${MRC_SPINE[s]}" || return 1
+		if [ "$hdrs" = 1 ]; then
+			mrc_fabric_hash_headers "${MRC_SPINE[s]}" || return 1
+		fi
 	done
 	# shellcheck disable=SC2034 # for the scripts that source this file
 	{ MRC_LEAF1=${MRC_LEAF[1]}; MRC_LEAF2=${MRC_LEAF[2]}; }
