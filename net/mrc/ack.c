@@ -164,6 +164,7 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 			}
 		}
 		ev->acked++;
+		ev->suspect = 0;
 	}
 	mrc_ev_forget(skb);
 	if (cb->flags & MRC_CB_LOST) {
@@ -184,10 +185,13 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 
 /* Time rule (RACK-like): a packet sent before one that has been
  * acknowledged, and outstanding for longer than an RTT plus a reordering
- * allowance, is lost.  Its EV is blamed only if the ACK (@cum and its
- * SACK range) shows the packet missing: beyond that range the ACK that
- * would have said it arrived may itself be what was lost, on a reverse
- * path that failed.
+ * allowance, is lost and retransmitted.  Its EV is blamed only when the
+ * ACK (@cum and its SACK range) shows the packet missing (beyond that
+ * range the ACK that would have said it arrived may itself be what was
+ * lost, on a reverse path that failed), and only for the second such
+ * loss with no packet of the EV acknowledged in between: a packet merely
+ * late (reordering, a stalled host) does not take its path out of
+ * service, a dead path loses every packet it is given.
  */
 static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
@@ -208,8 +212,12 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 			continue;
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
 					  msk->srtt_us)) {
+			struct mrc_ev *ev = &msk->evset.evs[cb->evi];
+
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
-			if (mrc_loss_ev_visible(cb->psn, cum))
+			if (!mrc_loss_ev_visible(cb->psn, cum))
+				continue;
+			if (ev->suspect++)
 				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
 					    MRC_MIB_LOST_TIME);
 		}
@@ -312,6 +320,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			else
 				msk->in_flight--;
 			msk->evset.evs[evi].acked++;
+			msk->evset.evs[evi].suspect = 0;
 			mrc_ev_answered(sk, evi, mrc_cb(rskb)->sent_ns);
 			if (mrc_cb(rskb)->sent_ns > msk->rack_sent_ns)
 				msk->rack_sent_ns = mrc_cb(rskb)->sent_ns;
@@ -394,6 +403,11 @@ static void mrc_rto_fire(struct sock *sk)
 	 * the suspect (its EV goes BAD); whether the others are, ACKs of
 	 * their retransmissions on other EVs will tell.  A stalled host
 	 * would otherwise throw away every EV that had a packet in flight.
+	 * Only if the last ACK showed it missing (within its SACK range):
+	 * beyond, the ACK that would have covered it may be what was lost;
+	 * and, as for the time rule, only at the second such loss on the EV
+	 * without one of its packets acknowledged in between (its ACK may
+	 * have been lost on a reverse path that failed).
 	 */
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
@@ -402,7 +416,8 @@ static void mrc_rto_fire(struct sock *sk)
 		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
 			oldest = skb;
 	}
-	if (oldest)
+	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una) &&
+	    msk->evset.evs[mrc_cb(oldest)->evi].suspect++)
 		mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
 			    MRC_MIB_LOST_RTO);
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {

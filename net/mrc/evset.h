@@ -37,6 +37,8 @@
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
  * @state: enum mrc_ev_state
  * @misses: probes sent since it went BAD
+ * @suspect: packets sent on it judged lost by time since one sent on it
+ *           was last acknowledged
  * @serving: the position it serves, MRC_EV_NONE if none
  * @outstanding: transmissions on this EV not yet acknowledged, in send
  *               order (packets on one path arrive in order, so a later one
@@ -54,6 +56,7 @@ struct mrc_ev {
 	u16		port;
 	u8		state;
 	u8		misses;
+	u8		suspect;
 	u16		serving;
 	struct list_head outstanding;
 	u64		sent;
@@ -291,6 +294,7 @@ static inline bool mrc_evset_fail(struct mrc_evset *set, u16 e, u64 now,
 		return false;
 	ev->state = MRC_EV_BAD;
 	ev->misses = 0;
+	ev->suspect = 0;
 	ev->bad_ns = now;
 	ev->probe_ns = now + interval_ns;
 	set->changes++;
@@ -415,6 +419,7 @@ static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 	ev->port = port;
 	ev->state = MRC_EV_GOOD;
 	ev->misses = 0;
+	ev->suspect = 0;
 	ev->srtt_us = 0;
 	set->changes++;
 	mrc_evset_fill_all(set);
