@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc_conns: open many mrc connections between two network namespaces,
+ * hold them, and print what MRC_INFO says about each, for the tests that
+ * compare the tool's dumps with the socket's own view.
+ *
+ *   mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]
+ *             CLIENT_NS SERVER_NS SERVER_ADDR PORT
+ *
+ * Listens on PORT in SERVER_NS (on every address), then opens N
+ * connections (default 1) from CLIENT_NS to SERVER_ADDR:PORT and accepts
+ * each.  A namespace given as "-" is the current one.  -e and -P set
+ * MRC_EV_COUNT and MRC_EV_POLICY (0 spray, 1 single) on each client socket
+ * before connect(); the listener keeps the namespace's settings.  -T stops
+ * opening connections after SECONDS (the ones opened are kept).  Then it
+ * prints "ready N" (N: connections opened) and, unless -q, the "info"
+ * output below; then it reads commands from stdin, one per line, and
+ * answers each with lines that end with a line "end":
+ *
+ *   info      one JSON object per line for each end of each connection:
+ *             {"side": "client" or "server", "i": index, then MRC_INFO's
+ *             fields without their "mrci_" prefix}
+ *   xfer K    send K small messages each way on every connection, receive
+ *             and compare them; "xfer ok" or "xfer fail: WHY"
+ *   big SIZE  send one SIZE-byte message on client 0 (the server reads
+ *             it): "big ok" or "big ERRNO-NAME"
+ *   setopt    try MRC_EV_COUNT and MRC_EV_POLICY where they are not
+ *             allowed and with values out of range, and read them back on
+ *             a fresh socket: "KEY=RESULT" lines (RESULT "ok", an errno
+ *             name, or the value read)
+ *   quit      close everything and exit (so does the end of stdin)
+ *
+ * Exits 1 if the listener cannot be set up or not even one connection
+ * opens; what failed is on stderr.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mrc.h>
+
+#define IO_TIMEOUT_S	20
+#define XFER_MAX	2000
+
+static int *cli, *srv;		/* connection i: client and server end */
+static int nconns, lfd;
+static struct sockaddr_storage peer;
+static socklen_t peer_len;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void enter_ns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	if (!strcmp(name, "-"))
+		return;
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	if (setns(fd, CLONE_NEWNET))
+		die("setns");
+	close(fd);
+}
+
+static const char *err_name(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+	case 0: return "ok";
+	case EINVAL: return "EINVAL";
+	case EISCONN: return "EISCONN";
+	case EMSGSIZE: return "EMSGSIZE";
+	case ENOPROTOOPT: return "ENOPROTOOPT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EPERM: return "EPERM";
+	case ENOMEM: return "ENOMEM";
+	case ENOBUFS: return "ENOBUFS";
+	case EAGAIN: return "EAGAIN";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case ECONNREFUSED: return "ECONNREFUSED";
+	case ECONNRESET: return "ECONNRESET";
+	case EMFILE: return "EMFILE";
+	}
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { .tv_sec = IO_TIMEOUT_S };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int set_int(int fd, int opt, int val)
+{
+	return setsockopt(fd, SOL_MRC, opt, &val, sizeof(val)) ? errno : 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_info(const char *side, int i, int fd)
+{
+	struct mrc_info m;
+	socklen_t len = sizeof(m);
+
+	memset(&m, 0, sizeof(m));
+	if (getsockopt(fd, SOL_MRC, MRC_INFO, &m, &len)) {
+		printf("{\"side\": \"%s\", \"i\": %d, \"error\": \"%s\"}\n",
+		       side, i, err_name(errno));
+		return;
+	}
+	printf("{\"side\": \"%s\", \"i\": %d, \"len\": %u, \"version\": %u, "
+	       "\"state\": %u, \"mss\": %u, \"evs\": %u, "
+	       "\"local_cid\": %u, \"peer_cid\": %u, \"srtt_us\": %u, "
+	       "\"rttvar_us\": %u, \"rto_us\": %u, \"cwnd\": %u, "
+	       "\"in_flight\": %u, \"bytes_sent\": %" PRIu64 ", "
+	       "\"bytes_received\": %" PRIu64 ", \"msgs_sent\": %" PRIu64 ", "
+	       "\"msgs_received\": %" PRIu64 ", \"pkts_sent\": %" PRIu64 ", "
+	       "\"pkts_received\": %" PRIu64 ", \"retrans\": %" PRIu64 ", "
+	       "\"ev_good\": %u, \"ev_skip\": %u, \"ev_bad\": %u, "
+	       "\"ev_denied\": %u, \"ev_policy\": %u, \"ev_changes\": %u}\n",
+	       side, i, (unsigned int)len, m.mrci_version, m.mrci_state,
+	       m.mrci_mss, m.mrci_evs, m.mrci_local_cid, m.mrci_peer_cid,
+	       m.mrci_srtt_us, m.mrci_rttvar_us, m.mrci_rto_us, m.mrci_cwnd,
+	       m.mrci_in_flight, (uint64_t)m.mrci_bytes_sent,
+	       (uint64_t)m.mrci_bytes_received, (uint64_t)m.mrci_msgs_sent,
+	       (uint64_t)m.mrci_msgs_received, (uint64_t)m.mrci_pkts_sent,
+	       (uint64_t)m.mrci_pkts_received, (uint64_t)m.mrci_retrans,
+	       m.mrci_ev_good, m.mrci_ev_skip, m.mrci_ev_bad,
+	       m.mrci_ev_denied, m.mrci_ev_policy, m.mrci_ev_changes);
+}
+
+static void cmd_info(void)
+{
+	int i;
+
+	for (i = 0; i < nconns; i++) {
+		print_info("client", i, cli[i]);
+		print_info("server", i, srv[i]);
+	}
+}
+
+/* One whole message (until MSG_EOR) into @buf; its length or -1. */
+static ssize_t recv_msg(int fd, uint8_t *buf, size_t cap)
+{
+	size_t got = 0;
+
+	for (;;) {
+		struct iovec iov = { buf + got, cap - got };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t n = recvmsg(fd, &mh, 0);
+
+		if (n < 0)
+			return -1;
+		if (n == 0 && !(mh.msg_flags & MSG_EOR)) {
+			errno = ENOTCONN;
+			return -1;
+		}
+		got += n;
+		if (mh.msg_flags & MSG_EOR)
+			return got;
+		if (got == cap) {
+			errno = EMSGSIZE;
+			return -1;
+		}
+	}
+}
+
+static int xfer_one(int from, int to, unsigned int k)
+{
+	uint8_t sbuf[XFER_MAX], rbuf[XFER_MAX + 1];
+	size_t len = 1 + (k * 2654435761u) % XFER_MAX, j;
+	ssize_t n;
+
+	for (j = 0; j < len; j++)
+		sbuf[j] = (uint8_t)(k * 31 + j * 7);
+	if (send(from, sbuf, len, 0) != (ssize_t)len) {
+		printf("xfer fail: send message %u: %s\n", k, strerror(errno));
+		return -1;
+	}
+	n = recv_msg(to, rbuf, sizeof(rbuf));
+	if (n < 0) {
+		printf("xfer fail: receive message %u: %s\n", k,
+		       strerror(errno));
+		return -1;
+	}
+	if ((size_t)n != len || memcmp(sbuf, rbuf, len)) {
+		printf("xfer fail: message %u differs\n", k);
+		return -1;
+	}
+	return 0;
+}
+
+static void cmd_xfer(int count)
+{
+	static unsigned int k;
+	int i, j;
+
+	for (i = 0; i < nconns; i++)
+		for (j = 0; j < count; j++, k++)
+			if (xfer_one(cli[i], srv[i], k) ||
+			    xfer_one(srv[i], cli[i], k))
+				return;
+	printf("xfer ok\n");
+}
+
+static void cmd_big(size_t size)
+{
+	uint8_t *buf = calloc(1, size ? size : 1), *rbuf;
+	ssize_t n;
+
+	if (!buf || !(rbuf = malloc(size + 1))) {
+		printf("big ENOMEM\n");
+		free(buf);
+		return;
+	}
+	n = send(cli[0], buf, size, 0);
+	if (n != (ssize_t)size) {
+		printf("big %s\n", n < 0 ? err_name(errno) : "short");
+	} else {
+		n = recv_msg(srv[0], rbuf, size + 1);
+		if (n == (ssize_t)size)
+			printf("big ok\n");
+		else
+			printf("big receive %s\n",
+			       n < 0 ? err_name(errno) : "short");
+	}
+	free(rbuf);
+	free(buf);
+}
+
+static void cmd_setopt(void)
+{
+	int fd, val;
+	socklen_t len = sizeof(val);
+
+	printf("connected_ev_count=%s\n",
+	       err_name(set_int(cli[0], MRC_EV_COUNT, 8)));
+	printf("connected_ev_policy=%s\n",
+	       err_name(set_int(cli[0], MRC_EV_POLICY, MRC_EV_POLICY_SINGLE)));
+	printf("accepted_ev_count=%s\n",
+	       err_name(set_int(srv[0], MRC_EV_COUNT, 8)));
+	printf("listener_ev_count=%s\n",
+	       err_name(set_int(lfd, MRC_EV_COUNT, 8)));
+	printf("listener_ev_policy=%s\n",
+	       err_name(set_int(lfd, MRC_EV_POLICY, MRC_EV_POLICY_SINGLE)));
+
+	fd = socket(peer.ss_family, SOCK_SEQPACKET, IPPROTO_MRC);
+	if (fd < 0) {
+		printf("fresh_socket=%s\n", err_name(errno));
+		return;
+	}
+	printf("fresh_ev_count_limit_plus_1=%s\n",
+	       err_name(set_int(fd, MRC_EV_COUNT, MRC_EV_COUNT_LIMIT + 1)));
+	printf("fresh_ev_count_minus_1=%s\n",
+	       err_name(set_int(fd, MRC_EV_COUNT, -1)));
+	printf("fresh_ev_policy_2=%s\n",
+	       err_name(set_int(fd, MRC_EV_POLICY, 2)));
+	printf("fresh_ev_policy_minus_2=%s\n",
+	       err_name(set_int(fd, MRC_EV_POLICY, -2)));
+	printf("fresh_ev_count_short=%s\n",
+	       err_name(setsockopt(fd, SOL_MRC, MRC_EV_COUNT, "", 1) ?
+			errno : 0));
+	printf("fresh_ev_count_set=%s\n",
+	       err_name(set_int(fd, MRC_EV_COUNT, 3)));
+	printf("fresh_ev_policy_set=%s\n",
+	       err_name(set_int(fd, MRC_EV_POLICY, MRC_EV_POLICY_SINGLE)));
+	val = -5;
+	if (getsockopt(fd, SOL_MRC, MRC_EV_COUNT, &val, &len))
+		printf("fresh_ev_count_get=%s\n", err_name(errno));
+	else
+		printf("fresh_ev_count_get=%d\n", val);
+	len = sizeof(val);
+	if (getsockopt(fd, SOL_MRC, MRC_EV_POLICY, &val, &len))
+		printf("fresh_ev_policy_get=%s\n", err_name(errno));
+	else
+		printf("fresh_ev_policy_get=%d\n", val);
+	close(fd);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]\n"
+		"                 CLIENT_NS SERVER_NS SERVER_ADDR PORT\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	int opt, n = 1, ev_count = -1, policy = -2, port, i;
+	double limit = 0, start;
+	bool quiet = false;
+	char line[128];
+	struct rlimit rl;
+
+	while ((opt = getopt(argc, argv, "n:T:e:P:q")) != -1) {
+		switch (opt) {
+		case 'n': n = atoi(optarg); break;
+		case 'T': limit = atof(optarg); break;
+		case 'e': ev_count = atoi(optarg); break;
+		case 'P': policy = atoi(optarg); break;
+		case 'q': quiet = true; break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 4 || n < 1)
+		usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	port = atoi(argv[optind + 3]);
+
+	memset(&peer, 0, sizeof(peer));
+	if (strchr(argv[optind + 2], ':')) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&peer;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(port);
+		if (inet_pton(AF_INET6, argv[optind + 2], &a->sin6_addr) != 1)
+			usage();
+		peer_len = sizeof(*a);
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&peer;
+
+		a->sin_family = AF_INET;
+		a->sin_port = htons(port);
+		if (inet_pton(AF_INET, argv[optind + 2], &a->sin_addr) != 1)
+			usage();
+		peer_len = sizeof(*a);
+	}
+
+	/* both ends of every connection, the listener and some slack */
+	rl.rlim_cur = rl.rlim_max = 2 * (rlim_t)n + 64;
+	if (setrlimit(RLIMIT_NOFILE, &rl) && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < 2 * (rlim_t)n + 64)
+		fprintf(stderr, "mrc_conns: only %llu files allowed\n",
+			(unsigned long long)rl.rlim_cur);
+	cli = calloc(n, sizeof(*cli));
+	srv = calloc(n, sizeof(*srv));
+	if (!cli || !srv)
+		die("calloc");
+
+	enter_ns(argv[optind + 1]);
+	lfd = socket(peer.ss_family, SOCK_SEQPACKET, IPPROTO_MRC);
+	if (lfd < 0)
+		die("socket (listener)");
+	{
+		struct sockaddr_storage any = peer;
+
+		if (any.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&any)->sin6_addr = in6addr_any;
+		else
+			((struct sockaddr_in *)&any)->sin_addr.s_addr =
+				htonl(INADDR_ANY);
+		if (bind(lfd, (struct sockaddr *)&any, peer_len))
+			die("bind");
+	}
+	if (listen(lfd, 4096))
+		die("listen");
+	set_timeouts(lfd);
+
+	enter_ns(argv[optind]);
+	start = now();
+	for (i = 0; i < n; i++) {
+		int fd;
+
+		if (limit > 0 && now() - start > limit)
+			break;
+		fd = socket(peer.ss_family, SOCK_SEQPACKET, IPPROTO_MRC);
+		if (fd < 0) {
+			fprintf(stderr, "mrc_conns: socket %d: %s\n", i,
+				strerror(errno));
+			break;
+		}
+		if ((ev_count >= 0 && set_int(fd, MRC_EV_COUNT, ev_count)) ||
+		    (policy >= -1 && set_int(fd, MRC_EV_POLICY, policy)))
+			die("setsockopt before connect");
+		set_timeouts(fd);
+		if (connect(fd, (struct sockaddr *)&peer, peer_len)) {
+			fprintf(stderr, "mrc_conns: connect %d: %s\n", i,
+				strerror(errno));
+			close(fd);
+			break;
+		}
+		cli[i] = fd;
+		srv[i] = accept(lfd, NULL, NULL);
+		if (srv[i] < 0) {
+			fprintf(stderr, "mrc_conns: accept %d: %s\n", i,
+				strerror(errno));
+			close(fd);
+			break;
+		}
+		set_timeouts(srv[i]);
+	}
+	nconns = i;
+	if (!nconns)
+		return 1;
+	printf("ready %d %.1f\n", nconns, now() - start);
+	if (!quiet) {
+		cmd_info();
+		printf("end\n");
+	}
+
+	while (fgets(line, sizeof(line), stdin)) {
+		size_t size;
+		int count;
+
+		if (!strncmp(line, "quit", 4))
+			break;
+		if (!strncmp(line, "info", 4))
+			cmd_info();
+		else if (sscanf(line, "xfer %d", &count) == 1)
+			cmd_xfer(count);
+		else if (sscanf(line, "big %zu", &size) == 1)
+			cmd_big(size);
+		else if (!strncmp(line, "setopt", 6))
+			cmd_setopt();
+		else
+			printf("error unknown command\n");
+		printf("end\n");
+	}
+	for (i = 0; i < nconns; i++) {
+		close(cli[i]);
+		close(srv[i]);
+	}
+	close(lfd);
+	return 0;
+}
