@@ -95,7 +95,10 @@ struct mrc_info {
 	__u8	mrci_version;		/* MRC_INFO_VERSION */
 	__u8	mrci_state;		/* TCP_ESTABLISHED, TCP_LISTEN, ... */
 	__u16	mrci_mss;		/* payload bytes per packet */
-	__u16	mrci_evs;		/* entropy values in use */
+	__u16	mrci_evs;		/* EV positions (the EV count); one
+					 * is unserved when no usable spare
+					 * is left
+					 */
 	__u16	mrci_pad;
 	__u32	mrci_local_cid;
 	__u32	mrci_peer_cid;
@@ -304,7 +307,9 @@ enum mrc_conn_attr {
 	MRC_A_CONN_DPORT,		/* u16: the peer's mrc port */
 	MRC_A_CONN_STATE,		/* u8: TCP_ESTABLISHED, ... */
 	MRC_A_CONN_POLICY,		/* u8: enum mrc_ev_policy */
-	MRC_A_CONN_EVS,			/* u16: EVs in use (spares excluded) */
+	MRC_A_CONN_EVS,			/* u16: EV positions (spares excluded;
+					 * one may be unserved)
+					 */
 	MRC_A_CONN_EV_GOOD,		/* u16: EVs per state, spares included */
 	MRC_A_CONN_EV_SKIP,		/* u16 */
 	MRC_A_CONN_EV_BAD,		/* u16 */
