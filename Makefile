@@ -46,14 +46,19 @@ vm: all
 fuzz:
 	$(MAKE) -C tools/testing/fuzz run SECONDS=$(FUZZ_SECONDS)
 
-bench: all
+# the packages first: on a fresh machine these are the first commands run
+bench:
+	tools/testing/deps
+	$(MAKE) all
 	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/bench/mrc_bench \
 		tools/testing/bench/mrc_bench.c
 	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/demo/demo_stream \
 		tools/testing/demo/demo_stream.c
 	tools/testing/vm/run --timeout 1800 -- tools/testing/bench/run --inside
 
-demo: all
+demo:
+	tools/testing/deps
+	$(MAKE) all
 	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -o tools/testing/demo/demo_stream \
 		tools/testing/demo/demo_stream.c
 	tools/testing/demo/run

@@ -126,6 +126,12 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* One more member of the JSON object being printed. */
+static void jnum(const char *key, uint64_t val)
+{
+	printf(", \"%s\": %" PRIu64, key, val);
+}
+
 static void print_info(const char *side, int i, int fd)
 {
 	struct mrc_info m;
@@ -137,25 +143,33 @@ static void print_info(const char *side, int i, int fd)
 		       side, i, err_name(errno));
 		return;
 	}
-	printf("{\"side\": \"%s\", \"i\": %d, \"len\": %u, \"version\": %u, "
-	       "\"state\": %u, \"mss\": %u, \"evs\": %u, "
-	       "\"local_cid\": %u, \"peer_cid\": %u, \"srtt_us\": %u, "
-	       "\"rttvar_us\": %u, \"rto_us\": %u, \"cwnd\": %u, "
-	       "\"in_flight\": %u, \"bytes_sent\": %" PRIu64 ", "
-	       "\"bytes_received\": %" PRIu64 ", \"msgs_sent\": %" PRIu64 ", "
-	       "\"msgs_received\": %" PRIu64 ", \"pkts_sent\": %" PRIu64 ", "
-	       "\"pkts_received\": %" PRIu64 ", \"retrans\": %" PRIu64 ", "
-	       "\"ev_good\": %u, \"ev_skip\": %u, \"ev_bad\": %u, "
-	       "\"ev_denied\": %u, \"ev_policy\": %u, \"ev_changes\": %u}\n",
-	       side, i, (unsigned int)len, m.mrci_version, m.mrci_state,
-	       m.mrci_mss, m.mrci_evs, m.mrci_local_cid, m.mrci_peer_cid,
-	       m.mrci_srtt_us, m.mrci_rttvar_us, m.mrci_rto_us, m.mrci_cwnd,
-	       m.mrci_in_flight, (uint64_t)m.mrci_bytes_sent,
-	       (uint64_t)m.mrci_bytes_received, (uint64_t)m.mrci_msgs_sent,
-	       (uint64_t)m.mrci_msgs_received, (uint64_t)m.mrci_pkts_sent,
-	       (uint64_t)m.mrci_pkts_received, (uint64_t)m.mrci_retrans,
-	       m.mrci_ev_good, m.mrci_ev_skip, m.mrci_ev_bad,
-	       m.mrci_ev_denied, m.mrci_ev_policy, m.mrci_ev_changes);
+	printf("{\"side\": \"%s\", \"i\": %d, \"len\": %u", side, i,
+	       (unsigned int)len);
+	jnum("version", m.mrci_version);
+	jnum("state", m.mrci_state);
+	jnum("mss", m.mrci_mss);
+	jnum("evs", m.mrci_evs);
+	jnum("local_cid", m.mrci_local_cid);
+	jnum("peer_cid", m.mrci_peer_cid);
+	jnum("srtt_us", m.mrci_srtt_us);
+	jnum("rttvar_us", m.mrci_rttvar_us);
+	jnum("rto_us", m.mrci_rto_us);
+	jnum("cwnd", m.mrci_cwnd);
+	jnum("in_flight", m.mrci_in_flight);
+	jnum("bytes_sent", m.mrci_bytes_sent);
+	jnum("bytes_received", m.mrci_bytes_received);
+	jnum("msgs_sent", m.mrci_msgs_sent);
+	jnum("msgs_received", m.mrci_msgs_received);
+	jnum("pkts_sent", m.mrci_pkts_sent);
+	jnum("pkts_received", m.mrci_pkts_received);
+	jnum("retrans", m.mrci_retrans);
+	jnum("ev_good", m.mrci_ev_good);
+	jnum("ev_skip", m.mrci_ev_skip);
+	jnum("ev_bad", m.mrci_ev_bad);
+	jnum("ev_denied", m.mrci_ev_denied);
+	jnum("ev_policy", m.mrci_ev_policy);
+	jnum("ev_changes", m.mrci_ev_changes);
+	printf("}\n");
 }
 
 static void cmd_info(void)
@@ -234,10 +248,12 @@ static void cmd_xfer(int count)
 
 static void cmd_big(size_t size)
 {
-	uint8_t *buf = calloc(1, size ? size : 1), *rbuf;
+	uint8_t *buf = calloc(1, size ? size : 1), *rbuf = NULL;
 	ssize_t n;
 
-	if (!buf || !(rbuf = malloc(size + 1))) {
+	if (buf)
+		rbuf = malloc(size + 1);
+	if (!buf || !rbuf) {
 		printf("big ENOMEM\n");
 		free(buf);
 		return;
@@ -306,11 +322,11 @@ static void cmd_setopt(void)
 	close(fd);
 }
 
-static void usage(void)
+static void print_usage(void)
 {
-	fprintf(stderr,
-		"usage: mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]\n"
-		"                 CLIENT_NS SERVER_NS SERVER_ADDR PORT\n");
+	fputs("usage: mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]\n",
+	      stderr);
+	fputs("                 CLIENT_NS SERVER_NS SERVER_ADDR PORT\n", stderr);
 	exit(2);
 }
 
@@ -324,16 +340,27 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "n:T:e:P:q")) != -1) {
 		switch (opt) {
-		case 'n': n = atoi(optarg); break;
-		case 'T': limit = atof(optarg); break;
-		case 'e': ev_count = atoi(optarg); break;
-		case 'P': policy = atoi(optarg); break;
-		case 'q': quiet = true; break;
-		default: usage();
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'T':
+			limit = atof(optarg);
+			break;
+		case 'e':
+			ev_count = atoi(optarg);
+			break;
+		case 'P':
+			policy = atoi(optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			print_usage();
 		}
 	}
 	if (argc - optind != 4 || n < 1)
-		usage();
+		print_usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	port = atoi(argv[optind + 3]);
 
@@ -344,7 +371,7 @@ int main(int argc, char **argv)
 		a->sin6_family = AF_INET6;
 		a->sin6_port = htons(port);
 		if (inet_pton(AF_INET6, argv[optind + 2], &a->sin6_addr) != 1)
-			usage();
+			print_usage();
 		peer_len = sizeof(*a);
 	} else {
 		struct sockaddr_in *a = (struct sockaddr_in *)&peer;
@@ -352,12 +379,13 @@ int main(int argc, char **argv)
 		a->sin_family = AF_INET;
 		a->sin_port = htons(port);
 		if (inet_pton(AF_INET, argv[optind + 2], &a->sin_addr) != 1)
-			usage();
+			print_usage();
 		peer_len = sizeof(*a);
 	}
 
 	/* both ends of every connection, the listener and some slack */
-	rl.rlim_cur = rl.rlim_max = 2 * (rlim_t)n + 64;
+	rl.rlim_cur = 2 * (rlim_t)n + 64;
+	rl.rlim_max = rl.rlim_cur;
 	if (setrlimit(RLIMIT_NOFILE, &rl) && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 	    rl.rlim_cur < 2 * (rlim_t)n + 64)
 		fprintf(stderr, "mrc_conns: only %llu files allowed\n",

@@ -116,7 +116,7 @@ static u32 ref_allowed_flags(u8 type)
 	case 1:
 		return 0x0001;	/* FIN */
 	case 2:
-		return 0x0002;	/* CE */
+		return 0x000a;	/* CE, PROBE */
 	case 5:
 		return 0x0004;	/* REFUSED */
 	}
@@ -149,7 +149,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x0007U)
+	if (flags & ~0x000fU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -214,7 +214,7 @@ static void ref_layout(void)
 	BUILD_BUG_ON(__MRC_PKT_MAX != 7);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
-		     MRC_F_REFUSED != 0x0004);
+		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, flags) != REF_OFF_FLAGS);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, dst_cid) != REF_OFF_DST_CID);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, src_cid) != REF_OFF_SRC_CID);
