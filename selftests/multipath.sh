@@ -238,21 +238,29 @@ spread() {
 
 # bad_watch MIN MAX ALLOWED NEED: poll the sender's EVs for MIN to MAX
 # seconds while traffic flows, until every port of NEED is BAD.  ALLOWED is an awk
-# condition on (port, spine) for a BAD EV; any other BAD EV is recorded
-# in $bad_wrong.  Sets $bad_missing (NEED ports not BAD at the end) and
+# condition on (port, spine) for a BAD EV; any other EV BAD in two
+# samples in a row (0.3 s and more apart: longer than its first probe,
+# which brings back an EV that only looked dead, e.g. a packet the
+# emulated VM delayed) is recorded in $bad_wrong; one seen BAD once is a
+# diagnostic.  Sets $bad_missing (NEED ports not BAD at the end) and
 # $bad_seen (every BAD port seen).
 bad_watch() {
-	local min=$1 max=$2 allowed=$3 need=$4 t0=$SECONDS p wrong
+	local min=$1 max=$2 allowed=$3 need=$4 t0=$SECONDS p wrong prev=""
 	bad_wrong=
 	bad_seen=
 	while :; do
 		evmap1 || break
 		wrong=$(ports_where "state == \"bad\" && !($allowed)")
 		for p in $wrong; do
+			if [[ " $prev " != *" $p "* ]]; then
+				echo "# [${SECONDS}s] BAD off the failure (once so far): port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
+				continue
+			fi
 			[[ " $bad_wrong " = *" $p "* ]] && continue
 			bad_wrong+="$p "
-			echo "# [${SECONDS}s] BAD off the failure: port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
+			echo "# [${SECONDS}s] BAD off the failure, still: port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
 		done
+		prev=$wrong
 		for p in $(ports_where 'state == "bad"'); do
 			[[ " $bad_seen " = *" $p "* ]] || bad_seen+="$p "
 		done
@@ -320,6 +328,14 @@ failure() {
 	fi
 	pre_s=$(ports_where "active == \"true\" && spine == $SPINE")
 	echo "# [${SECONDS}s] $name: $(echo "$pre_s" | wc -w) EVs in use on spine $SPINE"
+	# the events group reports the EV state changes (mrc monitor)
+	local mon="" monpid=""
+	if [ "$kind" = far ]; then
+		mon=$(mktemp)
+		ip netns exec "$MRC_FH1" "$MRC_TOOL" -j monitor path >"$mon" 2>&1 &
+		monpid=$!
+		mrc_pids+=("$monpid")
+	fi
 	sleep 1
 	case $kind in
 	far|blackhole)
@@ -360,6 +376,21 @@ failure() {
 	*) bad_watch 2 8 "$allowed" "$need" ;;
 	esac
 	echo "# [${SECONDS}s] $name sender EVs: $(ev_summary)"
+	if [ -n "$monpid" ]; then
+		local mbad mport mok=0
+		kill "$monpid" 2>/dev/null
+		wait "$monpid" 2>/dev/null
+		mbad=$(jq -r --argjson c "$cid1" 'select(.event == "path" and
+			.cid == $c and .state == "bad") | .port' "$mon" 2>/dev/null |
+			sort -u)
+		for mport in $mbad; do
+			[ "${ev_spine[$mport]:-0}" = "$SPINE" ] && mok=1
+		done
+		mrc_check "$name: mrc monitor reported EVs of spine $SPINE going BAD" \
+			test "$mok" = 1
+		[ "$mok" = 1 ] || echo "# monitor: $(head -c 400 "$mon" | tr '\n' ' ')"
+		rm -f "$mon"
+	fi
 	s2=$(stats "$MRC_FH1")
 	if [ -n "$need" ]; then
 		mrc_check "$name: the EVs through the failure went BAD" \

@@ -185,22 +185,24 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 
 /* Time rule (RACK-like): a packet sent before one that has been
  * acknowledged, and outstanding for longer than an RTT plus a reordering
- * allowance, is lost and retransmitted.  Its EV is blamed only when the
- * ACK (@cum and its SACK range) shows the packet missing (beyond that
- * range the ACK that would have said it arrived may itself be what was
- * lost, on a reverse path that failed), and only for the second such
- * loss with no packet of the EV acknowledged in between: a packet merely
- * late (reordering, a stalled host) does not take its path out of
- * service, a dead path loses every packet it is given.
+ * allowance (a quarter of it, or twice the RTT variation if that is more:
+ * hosts whose timing jitters reorder more), is lost and retransmitted.
+ * Its EV goes BAD only when the ACK (@cum and its SACK range) shows the
+ * packet missing: beyond that range the ACK that would have said it
+ * arrived may itself be what was lost, on a reverse path that failed.
  */
 static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
-	u32 psn;
+	u32 psn, reo;
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
 		return;
+	/* the rule waits 5/4 of what it is given: give it what makes that
+	 * srtt + max(srtt / 4, 2 rttvar)
+	 */
+	reo = (4 * msk->srtt_us + max(msk->srtt_us, 8 * msk->rttvar_us)) / 5;
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		struct mrc_skb_cb *cb;
 
@@ -211,13 +213,9 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 			continue;
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
-					  msk->srtt_us)) {
-			struct mrc_ev *ev = &msk->evset.evs[cb->evi];
-
+					  reo)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
-			if (!mrc_loss_ev_visible(cb->psn, cum))
-				continue;
-			if (ev->suspect++)
+			if (mrc_loss_ev_visible(cb->psn, cum))
 				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
 					    MRC_MIB_LOST_TIME);
 		}
