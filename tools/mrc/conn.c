@@ -139,14 +139,12 @@ static const char *conn_field_word(const struct conn_field *f,
 			mrc_nl_uint(tb[f->attr], f->type));
 }
 
-static void conn_print_json(const struct nlattr **tb, int family,
-			    const char *saddr, const char *daddr)
+/* The JSON members that name a connection: ids, addresses, ports, state
+ * (shared with the conn events of mrc monitor).
+ */
+void mrc_conn_out_ids(const struct nlattr **tb, int family,
+		      const char *saddr, const char *daddr)
 {
-	const struct conn_field *f;
-	const char *word;
-	unsigned int i;
-
-	mrc_out_begin();
 	mrc_out_u64("local_cid", mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID],
 					     MNL_TYPE_U32));
 	mrc_out_u64("peer_cid", mrc_nl_uint(tb[MRC_A_CONN_PEER_CID],
@@ -158,6 +156,17 @@ static void conn_print_json(const struct nlattr **tb, int family,
 	mrc_out_u64("dport", mrc_nl_uint(tb[MRC_A_CONN_DPORT], MNL_TYPE_U16));
 	mrc_out_str("state", mrc_tcp_state_name(mrc_nl_uint(tb[MRC_A_CONN_STATE],
 							    MNL_TYPE_U8)));
+}
+
+static void conn_print_json(const struct nlattr **tb, int family,
+			    const char *saddr, const char *daddr)
+{
+	const struct conn_field *f;
+	const char *word;
+	unsigned int i;
+
+	mrc_out_begin();
+	mrc_conn_out_ids(tb, family, saddr, daddr);
 	mrc_out_str("policy", mrc_word(mrc_ev_policy_words,
 				       ARRAY_SIZE(mrc_ev_policy_words),
 				       mrc_nl_uint(tb[MRC_A_CONN_POLICY],

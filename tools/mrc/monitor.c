@@ -108,20 +108,7 @@ static void print_conn_event(const struct nlattr **tb)
 		mrc_out_begin();
 		mrc_out_str("event", "conn");
 		mrc_out_str("what", what);
-		mrc_out_u64("local_cid", mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID],
-						     MNL_TYPE_U32));
-		mrc_out_u64("peer_cid", mrc_nl_uint(tb[MRC_A_CONN_PEER_CID],
-						    MNL_TYPE_U32));
-		mrc_out_str("family", family == AF_INET6 ? "inet6" : "inet");
-		mrc_out_str("saddr", saddr);
-		mrc_out_str("daddr", daddr);
-		mrc_out_u64("sport", mrc_nl_uint(tb[MRC_A_CONN_SPORT],
-						 MNL_TYPE_U16));
-		mrc_out_u64("dport", mrc_nl_uint(tb[MRC_A_CONN_DPORT],
-						 MNL_TYPE_U16));
-		mrc_out_str("state",
-			    mrc_tcp_state_name(mrc_nl_uint(tb[MRC_A_CONN_STATE],
-							   MNL_TYPE_U8)));
+		mrc_conn_out_ids(tb, family, saddr, daddr);
 		if (error)
 			mrc_out_str("error", error);
 		else

@@ -74,6 +74,8 @@ int mrc_conn_ids(struct mrc_nl *nl, uint32_t **cids, unsigned int *n);
 const char *mrc_tcp_state_name(unsigned int state);
 void mrc_conn_addr(const struct nlattr *a, int family, char *buf,
 		   size_t len);
+void mrc_conn_out_ids(const struct nlattr **tb, int family,
+		      const char *saddr, const char *daddr);
 extern const char *const mrc_ev_policy_words[2];
 
 /* config.c: names of enum mrc_cc_algo */
