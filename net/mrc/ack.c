@@ -195,14 +195,10 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
-	u32 psn, reo;
+	u32 psn;
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
 		return;
-	/* the rule waits 5/4 of what it is given: give it what makes that
-	 * srtt + max(srtt / 4, 2 rttvar)
-	 */
-	reo = (4 * msk->srtt_us + max(msk->srtt_us, 8 * msk->rttvar_us)) / 5;
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		struct mrc_skb_cb *cb;
 
@@ -213,7 +209,7 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 			continue;
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
-					  reo)) {
+					  msk->srtt_us, msk->rttvar_us)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
 			if (mrc_loss_ev_visible(cb->psn, cum))
 				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,

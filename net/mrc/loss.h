@@ -52,10 +52,14 @@ static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
 	return mrc_psn_in_window(psn, cum, MRC_SACK_BITS + 1);
 }
 
-/* How long the time rule lets a packet be overtaken: RTT + RTT/4. */
-static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us)
+/* How long the time rule lets a packet be overtaken: the RTT plus a
+ * quarter of it, or twice the RTT variation if that is more (hosts whose
+ * timing jitters reorder more).
+ */
+static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us, u32 rttvar_us)
 {
-	return (u64)(srtt_us + srtt_us / 4) * NSEC_PER_USEC;
+	return ((u64)srtt_us + max(srtt_us / 4, 2 * rttvar_us)) *
+	       NSEC_PER_USEC;
 }
 
 /**
@@ -64,16 +68,17 @@ static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us)
  * @sent: when the packet was (last) sent, ns
  * @rack_sent: latest send time among acknowledged packets, 0 if none
  * @srtt_us: smoothed RTT, 0 before the first sample
+ * @rttvar_us: RTT variation
  *
  * A packet sent before one that has been acknowledged, and outstanding for
  * longer than an RTT plus a reordering allowance, is lost.
  */
 static inline bool mrc_loss_time_expired(u64 now, u64 sent, u64 rack_sent,
-					 u32 srtt_us)
+					 u32 srtt_us, u32 rttvar_us)
 {
 	if (!rack_sent || !srtt_us || sent >= rack_sent)
 		return false;
-	return now - sent >= mrc_loss_reo_wait_ns(srtt_us);
+	return now - sent >= mrc_loss_reo_wait_ns(srtt_us, rttvar_us);
 }
 
 /**
