@@ -160,9 +160,9 @@ mrc_udp_bound() {
 	ip netns exec "$1" ss -Huln "sport = :$2" | grep -q .
 }
 
-# mrc_json KEY: one value of the JSON object on stdin.
+# mrc_json KEY: one value of the JSON object on stdin (fails if absent).
 mrc_json() {
-	python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+	jq -er --arg k "$1" '.[$k] // error("no \($k)")'
 }
 
 # mrc_stat NS NAME: one counter of the namespace, from "mrc -j stats".

@@ -184,9 +184,10 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 }
 
 /* Time rule (RACK-like): a packet sent before one that has been
- * acknowledged, and outstanding for longer than an RTT plus a reordering
- * allowance (a quarter of it, or twice the RTT variation if that is more:
- * hosts whose timing jitters reorder more), is lost and retransmitted.
+ * acknowledged, and outstanding for longer than an RTT (the connection's,
+ * or its EV's if that is longer) plus a reordering allowance (a quarter
+ * of it, or twice the RTT variation if that is more: hosts whose timing
+ * jitters reorder more), is lost and retransmitted.
  * Its EV goes BAD only when the ACK (@cum and its SACK range) shows the
  * packet missing: beyond that range the ACK that would have said it
  * arrived may itself be what was lost, on a reverse path that failed.
@@ -195,7 +196,7 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
-	u32 psn;
+	u32 psn, srtt;
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
 		return;
@@ -208,8 +209,12 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		cb = mrc_cb(skb);
 		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
 			continue;
+		/* a path with a queue of its own is slower than the others:
+		 * its packets get its own RTT before they count as lost
+		 */
+		srtt = max(msk->srtt_us, msk->evset.evs[cb->evi].srtt_us);
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
-					  msk->srtt_us, msk->rttvar_us)) {
+					  srtt, msk->rttvar_us)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
 			if (mrc_loss_ev_visible(cb->psn, cum))
 				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
@@ -219,7 +224,8 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 }
 
 /* The ACK names the EV of the packet it echoes: a CE mark came back on
- * it (SKIP it once; only for data we have outstanding, @data), or it
+ * it (it is weighed down, mrc_evset_mark(); only for data we have
+ * outstanding, @data), or it
  * answers a probe (a BAD EV works again if the probe left after it went
  * BAD).
  */
@@ -240,7 +246,7 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
 	ev = &msk->evset.evs[evi];
 	if (flags & MRC_F_CE) {
 		ev->ce++;
-		if (mrc_evset_skip(&msk->evset, evi)) {
+		if (mrc_evset_mark(&msk->evset, evi)) {
 			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_CE);
 			mrc_ev_changed(sk, evi, MRC_EV_GOOD, MRC_PATH_CAUSE_CE);
 		}
@@ -266,6 +272,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
 	u16 flags = ntohs(a->common.flags);
 	u32 acked = 0, rtt_us = 0, psn, i;
+	u32 held = msk->in_flight + msk->lost_cnt;
 	bool in_window;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
@@ -294,6 +301,10 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			mrc_rtt_sample(sk, rtt_us);
 			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
 					  rtt_us);
+			/* the marks that weigh an EV down wear off */
+			if (!(flags & MRC_F_CE))
+				mrc_evset_unmarked(&msk->evset,
+						   mrc_cb(rskb)->evi);
 		}
 	}
 	if (flags & (MRC_F_CE | MRC_F_PROBE))
@@ -355,6 +366,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			.rtt_us = rtt_us,
 			.snd_una = msk->snd_una,
 			.snd_nxt = msk->snd_nxt,
+			.in_flight = held,
 		};
 		u32 ce_count = ntohl(a->ce_count);
 

@@ -68,6 +68,8 @@ struct mrc_cc_params {
  * @recovery_psn: no further loss reaction until it is acknowledged
  * @in_recovery: a loss reaction is in force
  * @grow: the last round allowed growth (no marks; for nscc, low delay)
+ * @used: the window was in use at the last ACK (the sender was limited by
+ *        it, not by the application): only then does it grow
  */
 struct mrc_cc {
 	u8	algo;
@@ -86,6 +88,7 @@ struct mrc_cc {
 	u32	recovery_psn;
 	bool	in_recovery;
 	bool	grow;
+	bool	used;
 };
 
 /**
@@ -95,6 +98,8 @@ struct mrc_cc {
  * @rtt_us: an RTT sample, 0 if the ACK gave none
  * @snd_una: oldest unacknowledged PSN after the ACK
  * @snd_nxt: next new PSN
+ * @in_flight: packets the window held when it arrived (in flight, or
+ *             lost and waiting to go again)
  */
 struct mrc_cc_ack {
 	u32	acked;
@@ -102,6 +107,7 @@ struct mrc_cc_ack {
 	u32	rtt_us;
 	u32	snd_una;
 	u32	snd_nxt;
+	u32	in_flight;
 };
 
 /**
@@ -121,9 +127,15 @@ static inline void mrc_cc_set_cwnd(struct mrc_cc *cc, u64 cwnd)
 	cc->cwnd = clamp_t(u64, cwnd, MRC_CC_MIN_CWND, cc->p.max_cwnd);
 }
 
-/* Grow: slow start below ssthresh, else @ai packets per window acked. */
+/* Grow: slow start below ssthresh, else @ai packets per window acked;
+ * only a window in use grows (an application that sends less than it
+ * allows would otherwise take it to the maximum, to be spent at once
+ * later).
+ */
 static inline void mrc_cc_grow(struct mrc_cc *cc, u32 acked)
 {
+	if (!cc->used)
+		return;
 	if (cc->cwnd < cc->ssthresh) {
 		mrc_cc_set_cwnd(cc, min_t(u64, (u64)cc->cwnd + acked,
 					  cc->ssthresh));
@@ -136,10 +148,18 @@ static inline void mrc_cc_grow(struct mrc_cc *cc, u32 acked)
 	}
 }
 
-/* Shrink by @frac/1024 of the window (at most the decrease factor). */
+/* Shrink by @frac/1024 of the window (at most the decrease factor); a
+ * cut of 1/32 or more takes one packet at least: small windows (flows
+ * sharing a small bandwidth-delay product) would otherwise never give
+ * way, and the largest of them would keep its lead.
+ */
 static inline void mrc_cc_shrink(struct mrc_cc *cc, u32 frac)
 {
-	u64 cut = (u64)cc->cwnd * min(frac, cc->p.md) / MRC_CC_ONE;
+	u32 f = min(frac, cc->p.md);
+	u64 cut = (u64)cc->cwnd * f / MRC_CC_ONE;
+
+	if (!cut && f >= MRC_CC_ONE / 32)
+		cut = 1;
 
 	mrc_cc_set_cwnd(cc, cc->cwnd - cut);
 	cc->ssthresh = cc->cwnd;
@@ -297,6 +317,9 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 	}
 	cc->round_acked += a->acked;
 	cc->round_ce += min(a->ce, a->acked);
+	/* in use: full, or in slow start more than half full (it doubles) */
+	cc->used = a->in_flight >= cc->cwnd ||
+		   (cc->cwnd < cc->ssthresh && 2 * a->in_flight > cc->cwnd);
 	if (cc->in_recovery && !mrc_psn_before(a->snd_una, cc->recovery_psn))
 		cc->in_recovery = false;
 	ops->ack(cc, a);

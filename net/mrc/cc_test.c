@@ -31,6 +31,7 @@ struct sim {
 	u32 marks;
 	u32 samples;
 	u64 delay_sum;	/* of its RTT samples above BASE_RTT */
+	u32 app_limit;	/* non-zero: the application keeps no more in flight */
 };
 
 /* What the ACKs of a round say: @ce of every @den are marked, spread
@@ -83,14 +84,16 @@ static bool sim_ack_n(struct sim *s, u32 n, u32 ce, u32 rtt_us)
 	if (s->nxt - s->una < s->cc.cwnd)
 		s->nxt = s->una + s->cc.cwnd;
 	KUNIT_ASSERT_LE(s->test, n, s->nxt - s->una);
-	s->una += n;
 	a = (struct mrc_cc_ack){
 		.acked = n,
 		.ce = ce,
 		.rtt_us = rtt_us,
-		.snd_una = s->una,
+		.snd_una = s->una + n,
 		.snd_nxt = s->nxt,
+		.in_flight = s->app_limit ? min(s->app_limit, s->nxt - s->una) :
+					    s->nxt - s->una,
 	};
+	s->una += n;
 	end = !mrc_psn_before(s->una, s->cc.round_end);
 	mrc_cc_on_ack(&s->cc, &a);
 	KUNIT_EXPECT_GE(s->test, s->cc.cwnd, MRC_CC_MIN_CWND);
@@ -899,7 +902,55 @@ static void mrc_cc_nscc_idle_one_ack_round(struct kunit *test)
 	KUNIT_EXPECT_GE(test, s.cc.cwnd, before - before / 8);
 }
 
+/* An application that keeps fewer packets in flight than the window
+ * allows does not make it grow, whatever the algorithm; once it uses the
+ * window, growth resumes.
+ */
+static void mrc_cc_app_limited_no_growth(struct kunit *test)
+{
+	static const u8 algos[] = { MRC_CC_NSCC, MRC_CC_DCTCP, MRC_CC_RENO };
+	struct mrc_cc_params p = params();
+	struct sim s;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(algos); i++) {
+		sim_init(test, &s, algos[i], &p);
+		s.app_limit = 4;	/* of a window of 10: not half of it */
+		sim_rounds(&s, pat(0, 1, BASE_RTT), 20);
+		KUNIT_EXPECT_EQ(test, s.cc.cwnd, p.init_cwnd);
+		s.app_limit = 0;
+		sim_rounds(&s, pat(0, 1, BASE_RTT), 3);
+		KUNIT_EXPECT_GT(test, s.cc.cwnd, p.init_cwnd);
+	}
+}
+
+/* A small window gives way too: a cut below one packet takes one (two
+ * flows of 3 and 2 packets would otherwise keep their ratio forever).
+ */
+static void mrc_cc_small_window_shrinks(struct kunit *test)
+{
+	static const u8 algos[] = { MRC_CC_NSCC, MRC_CC_DCTCP };
+	struct mrc_cc_params p = params();
+	struct sim s;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(algos); i++) {
+		u32 start;
+
+		p.init_cwnd = 4;
+		p.max_cwnd = 4;
+		sim_init(test, &s, algos[i], &p);
+		sim_rounds(&s, pat(0, 1, BASE_RTT), 1);	/* the base RTT */
+		start = s.cc.cwnd;
+		/* marks and delay: 1/8 of 4 packets is half a packet */
+		sim_rounds(&s, pat(1, 4, BASE_RTT + 3 * TARGET), 10);
+		KUNIT_EXPECT_LT(test, s.cc.cwnd, start);
+	}
+}
+
 static struct kunit_case mrc_cc_cases[] = {
+	KUNIT_CASE(mrc_cc_app_limited_no_growth),
+	KUNIT_CASE(mrc_cc_small_window_shrinks),
 	KUNIT_CASE(mrc_cc_nscc_hold_late_marks),
 	KUNIT_CASE(mrc_cc_dctcp_late_marks),
 	KUNIT_CASE(mrc_cc_nscc_idle_one_ack_round),

@@ -32,6 +32,13 @@
 /* Probes of a BAD EV back off up to the interval times 2^this. */
 #define MRC_EV_PROBE_BACKOFF	3
 
+/* A CE mark makes an EV give up 2^level - 1 turns of the data rotation,
+ * where its level rises by one per mark and falls by one per packet of it
+ * echoed unmarked: an EV marked once is passed over once, an EV whose
+ * every packet comes back marked carries 1/2^this of its share.
+ */
+#define MRC_EV_CE_LEVEL_MAX	4
+
 /**
  * struct mrc_ev - one entropy value of a connection and what it carries
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
@@ -39,6 +46,9 @@
  * @misses: probes sent since it went BAD
  * @suspect: packets sent on it judged lost by time since one sent on it
  *           was last acknowledged
+ * @ce_level: how heavily CE marks weigh it down: up one per mark, down one
+ *            per unmarked echo, at most MRC_EV_CE_LEVEL_MAX
+ * @passes: SKIP: turns of the data rotation it still gives up
  * @serving: the position it serves, MRC_EV_NONE if none
  * @outstanding: transmissions on this EV not yet acknowledged, in send
  *               order (packets on one path arrive in order, so a later one
@@ -57,6 +67,8 @@ struct mrc_ev {
 	u8		state;
 	u8		misses;
 	u8		suspect;
+	u8		ce_level;
+	u8		passes;
 	u16		serving;
 	struct list_head outstanding;
 	u64		sent;
@@ -112,6 +124,8 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 
 		ev->state = MRC_EV_GOOD;
 		ev->misses = 0;
+		ev->ce_level = 0;
+		ev->passes = 0;
 		ev->serving = i < nr_pos ? i : MRC_EV_NONE;
 		INIT_LIST_HEAD(&ev->outstanding);
 		if (i < nr_pos)
@@ -122,7 +136,7 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 	set->fb_next = 0;
 }
 
-/* Usable for data: GOOD or SKIP (SKIP is passed over once). */
+/* Usable for data: GOOD or SKIP (SKIP is passed over for a while). */
 static inline bool mrc_ev_usable(const struct mrc_ev *ev)
 {
 	return ev->state == MRC_EV_GOOD || ev->state == MRC_EV_SKIP;
@@ -133,7 +147,8 @@ static inline bool mrc_ev_usable(const struct mrc_ev *ev)
  * @set: the set
  * @avoid: a slot not to use if another is usable (a retransmission leaves
  *         the EV its original took), or MRC_EV_NONE
- * @skipped: incremented for each SKIP EV passed over (it becomes GOOD)
+ * @skipped: incremented for each turn a SKIP EV gives up (it becomes
+ *           GOOD when it has given up all of them)
  *
  * Return: the slot, or MRC_EV_NONE when no position has a usable EV.
  */
@@ -151,8 +166,10 @@ static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 		if (e == MRC_EV_NONE || !mrc_ev_usable(&set->evs[e]))
 			continue;
 		if (set->evs[e].state == MRC_EV_SKIP) {
-			set->evs[e].state = MRC_EV_GOOD;
-			set->changes++;
+			if (!set->evs[e].passes || !--set->evs[e].passes) {
+				set->evs[e].state = MRC_EV_GOOD;
+				set->changes++;
+			}
 			(*skipped)++;
 			if (fallback == MRC_EV_NONE)
 				fallback = e;
@@ -359,19 +376,43 @@ static inline bool mrc_evset_deny(struct mrc_evset *set, u16 e,
 }
 
 /**
- * mrc_evset_skip() - an EV returned a CE mark: pass it over once
+ * mrc_evset_mark() - a packet sent on an EV came back with a CE mark
  * @set: the set
  * @e: the slot
  *
+ * The EV's level rises and it gives up 2^level - 1 turns of the data
+ * rotation (SKIP), so a path that keeps marking carries less and less
+ * while the others take the rest.  A BAD or DENIED EV keeps its state.
+ *
  * Return: true if the state changed (it was GOOD).
  */
-static inline bool mrc_evset_skip(struct mrc_evset *set, u16 e)
+static inline bool mrc_evset_mark(struct mrc_evset *set, u16 e)
 {
-	if (set->evs[e].state != MRC_EV_GOOD)
+	struct mrc_ev *ev = &set->evs[e];
+
+	if (ev->ce_level < MRC_EV_CE_LEVEL_MAX)
+		ev->ce_level++;
+	if (!mrc_ev_usable(ev))
 		return false;
-	set->evs[e].state = MRC_EV_SKIP;
+	ev->passes = (1U << ev->ce_level) - 1;
+	if (ev->state == MRC_EV_SKIP)
+		return false;
+	ev->state = MRC_EV_SKIP;
 	set->changes++;
 	return true;
+}
+
+/**
+ * mrc_evset_unmarked() - a packet sent on an EV came back without a mark
+ * @set: the set
+ * @e: the slot
+ *
+ * Its level falls by one; turns it has already given up stay given up.
+ */
+static inline void mrc_evset_unmarked(struct mrc_evset *set, u16 e)
+{
+	if (set->evs[e].ce_level)
+		set->evs[e].ce_level--;
 }
 
 /**
@@ -420,6 +461,7 @@ static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 	ev->state = MRC_EV_GOOD;
 	ev->misses = 0;
 	ev->suspect = 0;
+	ev->ce_level = 0;
 	ev->srtt_us = 0;
 	set->changes++;
 	mrc_evset_fill_all(set);

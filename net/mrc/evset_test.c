@@ -152,10 +152,9 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
 	u32 skipped = 0;
 
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
 	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
-	/* only a GOOD EV can be skipped */
-	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_EQ(test, set->evs[1].ce_level, 1);
 	KUNIT_EXPECT_EQ(test, set->changes, 1U);
 
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
@@ -172,13 +171,13 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 
 	/* not for a BAD EV */
 	ev_fail(test, set, 3, true);
-	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 3));
+	KUNIT_EXPECT_FALSE(test, mrc_evset_mark(set, 3));
 	KUNIT_EXPECT_EQ(test, set->evs[3].state, MRC_EV_BAD);
 
 	/* a SKIP EV that is the only usable one is used */
 	set = fix_init(&f, 1, 1, 0);
 	skipped = 0;
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
 	KUNIT_EXPECT_EQ(test, skipped, 1U);
 	KUNIT_EXPECT_EQ(test, set->evs[0].state, MRC_EV_GOOD);
@@ -230,7 +229,7 @@ static void mrc_evset_fail_replaced_by_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_BAD], 1);
 
 	/* a SKIP EV can fail too */
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 2));
 	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 2, T0, IVL, &replaced));
 	KUNIT_EXPECT_TRUE(test, replaced);
 	KUNIT_EXPECT_EQ(test, set->act[2], NPOS + 1);
@@ -391,7 +390,7 @@ static void mrc_evset_deny_allow(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, replaced);
 	KUNIT_EXPECT_FALSE(test, mrc_evset_fail(set, 2, T0, IVL, &replaced));
 	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_DENIED);
-	KUNIT_EXPECT_FALSE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_FALSE(test, mrc_evset_mark(set, 2));
 	KUNIT_EXPECT_EQ(test, set->changes, 1U);
 	/* not probed */
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
@@ -544,7 +543,7 @@ static void mrc_evset_count_per_state(struct kunit *test)
 	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
 	u16 n[4];
 
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	ev_fail(test, set, 1, true);		/* spare 4 takes position 1 */
 	ev_deny(test, set, 2);		/* spare 5 takes position 2 */
 	ev_deny(test, set, NPOS + 1);		/* position 2 unserved */
@@ -608,9 +607,7 @@ static void mrc_evset_changes_counted(struct kunit *test)
 	mrc_evset_pick_ctl(set);
 	mrc_evset_pick_any(set);
 	KUNIT_EXPECT_EQ(test, set->changes, 0U);
-	mrc_evset_skip(set, 1);
-	KUNIT_EXPECT_EQ(test, set->changes, 1U);
-	mrc_evset_skip(set, 1);
+	mrc_evset_mark(set, 1);
 	KUNIT_EXPECT_EQ(test, set->changes, 1U);
 	pick(set, MRC_EV_NONE);		/* passes over 1: GOOD */
 	KUNIT_EXPECT_EQ(test, set->changes, 2U);
@@ -644,7 +641,7 @@ static void mrc_evset_ctl_rotates(struct kunit *test)
 	for (e = 0; e < 2 * NPOS; e++)
 		KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), e % NPOS);
 	/* SKIP does not matter, and stays */
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
 	ev_fail(test, set, 2, true);		/* spare 4 serves position 2 */
 	ev_fail(test, set, 3, true);		/* spare 5 serves position 3 */
 	ev_fail(test, set, NPOS + 1, false);	/* position 3 unserved */
@@ -691,7 +688,7 @@ static void mrc_evset_skip_spare_reused(struct kunit *test)
 	bool replaced;
 
 	ev_fail(test, set, 0, true);	/* spare 2 serves position 0 */
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 2));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 2));
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
 	KUNIT_EXPECT_TRUE(test, mrc_evset_fail(set, 1, T0, IVL, &replaced));
 	KUNIT_EXPECT_TRUE(test, replaced);
@@ -706,11 +703,106 @@ static void mrc_evset_avoid_over_skip(struct kunit *test)
 	struct evset_fix f;
 	struct mrc_evset *set = fix_init(&f, 2, 2, 0);
 
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 0));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	KUNIT_EXPECT_EQ(test, pick(set, 1), 0);
 	set = fix_init(&f, 2, 2, 0);
-	KUNIT_EXPECT_TRUE(test, mrc_evset_skip(set, 1));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
 	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
+}
+
+/* Marks weigh an EV down: each one raises its level, and it gives up
+ * 2^level - 1 turns; unmarked echoes bring the level back down.
+ */
+static void mrc_evset_marks_weigh_down(struct kunit *test)
+{
+	struct evset_fix f;
+	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	unsigned int seen[NEVS] = {};
+	u32 skipped = 0;
+	int i;
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
+	/* marked again while SKIP: no state change, but a heavier weight */
+	KUNIT_EXPECT_FALSE(test, mrc_evset_mark(set, 1));
+	KUNIT_EXPECT_EQ(test, set->evs[1].ce_level, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[1].passes, 3);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	/* three rounds without 1, then it is back */
+	for (i = 0; i < 3 * (NPOS - 1); i++)
+		seen[mrc_evset_pick(set, MRC_EV_NONE, &skipped)]++;
+	KUNIT_EXPECT_EQ(test, seen[1], 0U);
+	KUNIT_EXPECT_EQ(test, seen[0], 3U);
+	KUNIT_EXPECT_EQ(test, skipped, 3U);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+
+	/* the level is capped */
+	for (i = 0; i < 10; i++)
+		mrc_evset_mark(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, MRC_EV_CE_LEVEL_MAX);
+	KUNIT_EXPECT_EQ(test, set->evs[2].passes,
+			(1U << MRC_EV_CE_LEVEL_MAX) - 1);
+	/* unmarked echoes lower it, to zero and no further */
+	for (i = 0; i < MRC_EV_CE_LEVEL_MAX + 2; i++)
+		mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 0);
+	/* a mark then counts as the first one */
+	mrc_evset_mark(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].passes, 1);
+
+	/* a BAD EV keeps its state but remembers the mark */
+	ev_fail(test, set, 3, true);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_mark(set, 3));
+	KUNIT_EXPECT_EQ(test, set->evs[3].state, MRC_EV_BAD);
+	KUNIT_EXPECT_EQ(test, set->evs[3].ce_level, 1);
+	/* a recycled spare starts clean */
+	mrc_evset_mark(set, NPOS);
+	ev_fail(test, set, NPOS, true);
+	mrc_evset_recycle(set, NPOS, 3000);
+	KUNIT_EXPECT_EQ(test, set->evs[NPOS].ce_level, 0);
+}
+
+/* A "spine" that marks every packet it carries: with two of eight EVs on
+ * it, it ends up with a small fraction of the packets instead of a
+ * quarter, and the rotation still serves every other EV evenly.  A spine
+ * that marks half of them keeps more than that, and clearly less than its
+ * share (deterministic: 181 per mille).
+ */
+static unsigned int marked_share_permille(struct kunit *test, int every)
+{
+	struct mrc_ev *evs = kunit_kcalloc(test, 8, sizeof(*evs), GFP_KERNEL);
+	u16 act[8], e;
+	struct mrc_evset set = { .evs = evs, .act = act };
+	unsigned int seen[8] = {}, n = 0, total = 8000, i;
+	u32 skipped = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, evs);
+	mrc_evset_init(&set, 8, 8, 0);
+	for (i = 0; i < total; i++) {
+		e = mrc_evset_pick(&set, MRC_EV_NONE, &skipped);
+		KUNIT_ASSERT_LT(test, e, 8);
+		seen[e]++;
+		/* the echo: EVs 0 and 1 cross the marking spine */
+		if (e < 2 && (n++ % every) == 0)
+			mrc_evset_mark(&set, e);
+		else
+			mrc_evset_unmarked(&set, e);
+	}
+	for (e = 3; e < 8; e++)
+		KUNIT_EXPECT_LE(test, abs((int)seen[e] - (int)seen[2]), 1);
+	return (seen[0] + seen[1]) * 1000 / total;
+}
+
+static void mrc_evset_marks_move_load(struct kunit *test)
+{
+	unsigned int all = marked_share_permille(test, 1);
+	unsigned int half = marked_share_permille(test, 2);
+
+	/* 2/16 of an even share each: (2/16) / (6 + 2/16) = 20 per mille */
+	KUNIT_EXPECT_LE(test, all, 25U);
+	KUNIT_EXPECT_GT(test, half, all);
+	KUNIT_EXPECT_LT(test, half, 200U);
 }
 
 static struct kunit_case mrc_evset_cases[] = {
@@ -733,6 +825,8 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_rtt_ewma),
 	KUNIT_CASE(mrc_evset_skip_spare_reused),
 	KUNIT_CASE(mrc_evset_avoid_over_skip),
+	KUNIT_CASE(mrc_evset_marks_weigh_down),
+	KUNIT_CASE(mrc_evset_marks_move_load),
 	{}
 };
 

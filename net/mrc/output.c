@@ -357,7 +357,10 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
 }
 
-/* A PROBE or RST on the EV with source port @ev. */
+/* A PROBE or RST on the EV with source port @ev.  A probe is ECN-capable
+ * like the data it stands for: a queue that marks data marks it instead of
+ * dropping it.
+ */
 static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
@@ -378,7 +381,8 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
 	p->ev = htons(ev);
 	p->reserved = 0;
 	mrc_conn_flow(sk, &fl, ev);
-	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+	mrc_tunnel_xmit(sock_net(sk), skb, &fl,
+			type == MRC_PKT_PROBE ? INET_ECN_ECT_0 : 0);
 }
 
 /**

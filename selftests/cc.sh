@@ -1,0 +1,463 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Congestion control over the leaf-spine fabric of mrc_lib.sh (2 leaves,
+# 4 spines, 5 hosts a leaf, every link shaped to $RATE with tbf):
+#  1. a congested spine that marks CE (red on its link from leaf 1, at a
+#     tenth of the rate): its share of the connection's packets falls well
+#     below 1/N, the other spines carry the rest, nothing is lost there;
+#  2. one connection into a bottleneck that marks (red on the receiver's
+#     link), for each algorithm (nscc, dctcp): goodput stays high, the
+#     bottleneck queue stays bounded near the marking threshold, the
+#     window settles;
+#  3. two and four connections through that bottleneck: Jain's fairness
+#     index of their goodputs at least 0.9;
+#  4. incast, 8 senders to 1 receiver through it: every message arrives,
+#     no connection fails, the queue stays bounded;
+#  5. ECN bleached on the way (the uplinks clear the ECN field): no mark
+#     ever arrives, and the transport still works on delay and loss.
+# The checks read counters (the qdiscs', mrc's) and sampled queue
+# lengths, never timings.  MRC_CC_PARTS selects parts (default all).
+
+# the parts are called as "part_$N", the cleanup by the EXIT trap
+# shellcheck disable=SC2317
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+
+RATE_MBIT=20
+RATE=${RATE_MBIT}mbit
+NSPINES=4
+SECS=12			# length of a bulk transfer
+# the bottleneck: the receiver's link at half the rate, marking above
+# 30 KB (24 ms at its rate)
+BN_MBIT=$((RATE_MBIT / 2))
+MARK_MIN=30000
+BULK=(-n 0 -m 16K -M 64K)
+
+mrc_fabric -s "$NSPINES" -h 5 -r "$RATE" -H ||
+	{ mrc_fail "fabric topology"; mrc_done; }
+HOSTS=("${MRC_FHOSTS1[@]}" "${MRC_FHOSTS2[@]:2}")	# senders
+RCV=$MRC_FH2
+RCV_ADDR=$MRC_FH2_ADDR4
+# the emulator stalls for tens of milliseconds at times (multipath.sh)
+for h in "${MRC_FHOSTS1[@]}" "${MRC_FHOSTS2[@]}"; do
+	mrc -n "$h" config set rto_min_us 100000
+done
+tmp=$(mktemp -d)
+trap 'mrc_cleanup; rm -rf "$tmp"' EXIT
+
+# ---------------------------------------------------------------------
+# qdiscs
+
+# red_marking NS DEV RATE MIN: DEV's tbf (at RATE) feeds a red qdisc that
+# marks ECT packets with CE above MIN bytes of queue and drops the others
+# (as a switch with ECN on would).
+red_marking() {
+	local ns=$1 dev=$2 rate=$3 min=$4
+	tc -n "$ns" qdisc replace dev "$dev" root handle 1: tbf rate "$rate" \
+		burst 32kb limit 1mb || return 1
+	mrc_fabric_qdisc "$ns" "$dev" red limit 1000000 min "$min" \
+		max $((min + 1)) avpkt 1000 burst $(((3 * min + 1) / 3000 + 1)) \
+		probability 1.0 ecn bandwidth "$rate"
+}
+
+# bottleneck: the receiver's link (leaf 2 to $RCV) becomes the marking
+# bottleneck.
+bottleneck() {
+	red_marking "$MRC_LEAF2" l2-h1 "${BN_MBIT}mbit" "$MARK_MIN"
+}
+
+# plain_link NS DEV: back to the fabric's tbf at $RATE.
+plain_link() {
+	mrc_fabric_qdisc "$1" "$2" none
+	mrc_fabric_shape "$2" "$RATE" | tc -n "$1" -batch -
+}
+
+# red_stats NS DEV: "marked drops backlog" of DEV's red qdisc.
+red_stats() {
+	tc -n "$1" -s -j qdisc show dev "$2" |
+		jq -r '.[] | select(.kind == "red") |
+		       "\(.marked // 0) \(.drops // 0) \(.backlog // 0)"'
+}
+
+# sampler NS DEV FILE [CNS]: until killed, about every 100 ms a line
+# "SECONDS BACKLOG CWND" into FILE: the time since it started, DEV's red
+# backlog in bytes and the largest window of the connections in CNS (0
+# without).  Its pid is in $sampler_pid.
+sampler() {
+	local ns=$1 dev=$2 out=$3 cns=${4:-}
+	(
+		t0=${EPOCHREALTIME/./}
+		while :; do
+			b=$(red_stats "$ns" "$dev" | cut -d ' ' -f 3)
+			w=0
+			[ -z "$cns" ] ||
+				w=$(mrc -n "$cns" -j conn show 2>/dev/null |
+				    jq '[.[].cwnd] | max // 0')
+			t=$((${EPOCHREALTIME/./} - t0))
+			echo "$((t / 1000000)).$(printf %06d $((t % 1000000))) ${b:-0} ${w:-0}"
+			sleep 0.1
+		done >"$out"
+	) &
+	sampler_pid=$!
+	mrc_pids+=("$sampler_pid")
+}
+
+# peak FILE FROM: the largest backlog sampled from second FROM on.
+peak() {
+	awk -v t="$2" '$1 >= t && $2 > m { m = $2 } END { print m + 0 }' "$1"
+}
+
+sampler_stop() {
+	kill "$sampler_pid" 2>/dev/null
+	wait "$sampler_pid" 2>/dev/null
+}
+
+# ---------------------------------------------------------------------
+# transfers: one server per sender, on ports 7100 + i, in $RCV
+
+# start_senders N SECONDS [MRC_MSG-ARGS...]: senders 0..N-1 each send for
+# SECONDS to a server of their own in $RCV.
+start_senders() {
+	local n=$1 secs=$2 i
+	shift 2
+	spids=()
+	cpids=()
+	for i in $(seq 0 $((n - 1))); do
+		ip netns exec "$RCV" "$MRC_SELFTESTS/mrc_msg" server \
+			-p $((7100 + i)) -s $((i + 1)) -n 0 "$@" \
+			>"$tmp/sv$i" 2>&1 &
+		spids+=($!)
+	done
+	mrc_pids+=("${spids[@]}")
+	for i in $(seq 50); do
+		[ "$(grep -l listening "$tmp"/sv* 2>/dev/null | wc -l)" -ge "$n" ] &&
+			break
+		sleep 0.1
+	done
+	for i in $(seq 0 $((n - 1))); do
+		timeout 120 ip netns exec "${HOSTS[i]}" \
+			"$MRC_SELFTESTS/mrc_msg" client -a "$RCV_ADDR" \
+			-p $((7100 + i)) -T "$secs" -s $((i + 1)) "$@" \
+			>"$tmp/cl$i" 2>&1 &
+		cpids+=($!)
+	done
+	mrc_pids+=("${cpids[@]}")
+}
+
+# wait_senders NAME: every sender finished, every message it sent arrived
+# once and intact.  Leaves each server's bytes in bytes[i] and each
+# client's seconds in secs[i].
+wait_senders() {
+	local name=$1 i rc bad=""
+	bytes=()
+	secs=()
+	for i in "${!cpids[@]}"; do
+		wait "${cpids[i]}" || bad+=" client$i:exit$?"
+	done
+	for i in "${!spids[@]}"; do
+		wait "${spids[i]}" || bad+=" server$i:exit$?"
+		sent=$(sed -n 's/^sent=\([0-9]*\).*/\1/p' "$tmp/cl$i")
+		got=$(sed -n 's/^delivered=\([0-9]*\).*/\1/p' "$tmp/sv$i")
+		[ -n "$sent" ] && [ "$sent" = "$got" ] ||
+			bad+=" conn$i:sent=$sent,delivered=$got"
+		bytes[i]=$(sed -n 's/.* bytes=\([0-9]*\).*/\1/p' "$tmp/sv$i")
+		secs[i]=$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' "$tmp/cl$i")
+	done
+	rc=0
+	if [ -z "$bad" ]; then
+		mrc_ok "$name"
+	else
+		mrc_fail "$name" "$bad: $(cat "$tmp"/sv* "$tmp"/cl* | tr '\n' ' ')"
+		rc=1
+	fi
+	rm -f "$tmp"/sv* "$tmp"/cl*
+	return "$rc"
+}
+
+# conn_bytes: "PORT BYTES" of each connection in $RCV (bytes received),
+# sorted by the server's port.
+conn_bytes() {
+	mrc -n "$RCV" -j conn show |
+		jq -r 'map(select(.state == "established")) |
+		       sort_by(.sport) | .[] |
+		       "\(.sport) \(.bytes_received)"'
+}
+
+# ---------------------------------------------------------------------
+# counters
+
+stats() { mrc -n "$1" -j stats show; }
+
+# delta BEFORE AFTER NAME: how much counter NAME grew.
+delta() {
+	jq -rn --argjson a "$1" --argjson b "$2" --arg k "$3" \
+		'($b[$k] // 0) - ($a[$k] // 0)'
+}
+
+# ---------------------------------------------------------------------
+# 1. a congested spine that marks
+
+part_1() {
+	local s b a d total=0 others=0 st0 st1 red m drops mbps
+	# spine 1 is congested: leaf 1's link to it runs at a tenth of the
+	# rate and marks above 3 KB of queue
+	red_marking "$MRC_LEAF1" l1-s1 "$((RATE_MBIT * 100))kbit" 3000 ||
+		{ mrc_fail "spine 1 marks CE"; return; }
+	read -ra b <<<"$(mrc_fabric_uplinks_tx 1)"
+	st0=$(stats "$MRC_FH1")
+	start_senders 1 "$SECS" "${BULK[@]}"
+	wait_senders "congested spine: every message arrives once, intact"
+	read -ra a <<<"$(mrc_fabric_uplinks_tx 1)"
+	st1=$(stats "$MRC_FH1")
+	for s in $(seq "$NSPINES"); do
+		d[s]=$((a[s - 1] - b[s - 1]))
+		total=$((total + d[s]))
+		[ "$s" = 1 ] || others=$((others + d[s]))
+	done
+	read -r m drops _ <<<"$(red_stats "$MRC_LEAF1" l1-s1)"
+	echo "# packets per spine: ${d[*]:1}; spine 1 marked $m dropped $drops; ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_good_skipped $(delta "$st0" "$st1" ev_good_skipped) retrans $(delta "$st0" "$st1" retrans)"
+	if [ "$m" -gt 0 ]; then
+		mrc_ok "congested spine: it marked CE"
+	else
+		mrc_fail "congested spine: it marked CE" "marked $m"
+	fi
+	# an even spread gives it 1/N; well below: under 0.7/N
+	if [ "$total" -gt 0 ] &&
+	   [ $((d[1] * NSPINES * 10)) -lt $((total * 7)) ]; then
+		mrc_ok "congested spine: its share fell well below 1/N"
+	else
+		mrc_fail "congested spine: its share fell well below 1/N" \
+			"spine 1 sent ${d[1]} of $total"
+	fi
+	# the others carry the rest, each about the same
+	for s in $(seq 2 "$NSPINES"); do
+		if [ $((d[s] * (NSPINES - 1) * 10)) -lt $((others * 8)) ]; then
+			mrc_fail "congested spine: spine $s carries its part" \
+				"spine $s sent ${d[s]} of $others"
+			s=0
+			break
+		fi
+	done
+	[ "$s" = 0 ] || mrc_ok "congested spine: the others carry the rest"
+	# sprayed evenly, the connection would be held to N times the
+	# congested spine's rate (0.4 of a host link); it gets more
+	mbps=$(echo "${bytes[0]:-0} ${secs[0]:-1}" |
+	       awk '{ printf "%.1f", $1 * 8 / $2 / 1e6 }')
+	echo "# goodput $mbps Mbit/s"
+	if awk -v g="$mbps" -v r="$RATE_MBIT" 'BEGIN { exit !(g >= 0.55 * r) }'; then
+		mrc_ok "congested spine: goodput above what an even spray allows"
+	else
+		mrc_fail "congested spine: goodput above what an even spray allows" \
+			"$mbps Mbit/s"
+	fi
+	# marks instead of drops: the few drops are pure ACKs (not
+	# ECN-capable) that share the link
+	if [ $((drops * 200)) -le "${d[1]}" ]; then
+		mrc_ok "congested spine: marks, not drops"
+	else
+		mrc_fail "congested spine: marks, not drops" \
+			"dropped $drops of ${d[1]}"
+	fi
+	red=$(delta "$st0" "$st1" ev_skip_ce)
+	if [ "$red" -gt 0 ]; then
+		mrc_ok "congested spine: marks made EVs SKIP"
+	else
+		mrc_fail "congested spine: marks made EVs SKIP" "ev_skip_ce $red"
+	fi
+	plain_link "$MRC_LEAF1" l1-s1
+}
+
+# ---------------------------------------------------------------------
+# 2. one connection into a marking bottleneck
+
+part_2() {
+	local cc peak min max mbps st0 st1 r0 r1 m drops m1 drops1
+	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
+	for cc in nscc dctcp; do
+		mrc -n "$MRC_FH1" config set cc "$cc"
+		st0=$(stats "$MRC_FH1")
+		r0=$(stats "$RCV")
+		read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+		sampler "$MRC_LEAF2" l2-h1 "$tmp/samples" "$MRC_FH1"
+		start_senders 1 "$SECS" "${BULK[@]}"
+		wait_senders "bottleneck $cc: every message arrives once, intact"
+		sampler_stop
+		st1=$(stats "$MRC_FH1")
+		r1=$(stats "$RCV")
+		read -r m1 drops1 _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+		# the first two seconds are the window's growth
+		peak=$(peak "$tmp/samples" 2)
+		read -r min max < <(awk -v t=$((SECS / 2)) '
+			$1 >= t && $3 > 0 { if (!lo || $3 < lo) lo = $3
+					    if ($3 > hi) hi = $3 }
+			END { print lo + 0, hi + 0 }' "$tmp/samples")
+		mbps=$(echo "${bytes[0]:-0} ${secs[0]:-1}" |
+		       awk '{ printf "%.1f", $1 * 8 / $2 / 1e6 }')
+		echo "# $cc: ${mbps} Mbit/s of $BN_MBIT; queue peak ${peak:-?} B (threshold $MARK_MIN); window ${min}-${max} in the second half; marked $((m1 - m)) dropped $((drops1 - drops)); ce received $(delta "$r0" "$r1" in_ce) retrans $(delta "$st0" "$st1" retrans)"
+		if awk -v g="$mbps" -v r="$BN_MBIT" 'BEGIN { exit !(g >= 0.8 * r) }'; then
+			mrc_ok "bottleneck $cc: goodput at least 80 % of the link"
+		else
+			mrc_fail "bottleneck $cc: goodput at least 80 % of the link" \
+				"$mbps Mbit/s"
+		fi
+		if [ -n "$peak" ] && [ "$peak" -le $((MARK_MIN * 2)) ]; then
+			mrc_ok "bottleneck $cc: queue stays within 2x the marking threshold"
+		else
+			mrc_fail "bottleneck $cc: queue stays within 2x the marking threshold" \
+				"peak ${peak:-none} B"
+		fi
+		if [ "$min" -gt 0 ] && [ "$max" -le $((min * 4)) ]; then
+			mrc_ok "bottleneck $cc: the window settles (within 4x)"
+		else
+			mrc_fail "bottleneck $cc: the window settles (within 4x)" \
+				"$min-$max"
+		fi
+		if [ "$cc" = dctcp ]; then
+			if [ $((m1 - m)) -gt 0 ]; then
+				mrc_ok "bottleneck dctcp: driven by marks"
+			else
+				mrc_fail "bottleneck dctcp: driven by marks" \
+					"marked $((m1 - m))"
+			fi
+		fi
+	done
+	mrc -n "$MRC_FH1" config set cc nscc
+	plain_link "$MRC_LEAF2" l2-h1
+}
+
+# ---------------------------------------------------------------------
+# 3. fairness: 2 and 4 connections through the bottleneck
+
+# jain X...: Jain's fairness index of the numbers, to 3 decimals.
+jain() {
+	echo "$@" | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i }
+			   printf "%.3f", q ? s * s / (NF * q) : 0 }'
+}
+
+part_3() {
+	local n b0 b1 x j
+	local -A first
+	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
+	for n in 2 4; do
+		start_senders "$n" "$SECS" "${BULK[@]}"
+		# from the third second (every connection is up) to the end
+		sleep 3
+		b0=$(conn_bytes)
+		sleep $((SECS - 5))
+		b1=$(conn_bytes)
+		wait_senders "fairness $n: every message arrives once, intact"
+		first=()
+		while read -r p v; do
+			first[$p]=$v
+		done <<<"$b0"
+		x=()
+		while read -r p v; do
+			[ -n "${first[$p]:-}" ] && x+=($((v - first[$p])))
+		done <<<"$b1"
+		j=$(jain "${x[@]}")
+		echo "# $n connections: bytes ${x[*]}, Jain $j"
+		if [ "${#x[@]}" = "$n" ] &&
+		   awk -v j="$j" 'BEGIN { exit !(j >= 0.9) }'; then
+			mrc_ok "fairness $n: Jain's index at least 0.9"
+		else
+			mrc_fail "fairness $n: Jain's index at least 0.9" \
+				"${#x[@]} connections, index $j"
+		fi
+	done
+	plain_link "$MRC_LEAF2" l2-h1
+}
+
+# ---------------------------------------------------------------------
+# 4. incast: 8 senders, 1 receiver, through the bottleneck
+
+part_4() {
+	local i st0=() st1 to=0 m drops m1 drops1 peak
+	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
+	for i in $(seq 0 7); do
+		st0[i]=$(stats "${HOSTS[i]}")
+	done
+	read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+	sampler "$MRC_LEAF2" l2-h1 "$tmp/samples"
+	# 1 MB from each, all at once: 8 windows meet in one queue
+	start_senders 8 60 -n 32 -m 32K -M 32K
+	wait_senders "incast: every message of every sender arrives once, intact"
+	sampler_stop
+	for i in $(seq 0 7); do
+		st1=$(stats "${HOSTS[i]}")
+		to=$((to + $(delta "${st0[i]}" "$st1" conn_timedout) +
+		      $(delta "${st0[i]}" "$st1" conn_aborted)))
+	done
+	read -r m1 drops1 _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+	peak=$(peak "$tmp/samples" 0)
+	echo "# incast: queue peak $peak B (threshold $MARK_MIN), marked $((m1 - m)), dropped $((drops1 - drops))"
+	mrc_expect_eq "incast: no connection timed out or aborted" 0 "$to"
+	if [ "$peak" -le $((MARK_MIN * 3)) ]; then
+		mrc_ok "incast: queue stays within 3x the marking threshold"
+	else
+		mrc_fail "incast: queue stays within 3x the marking threshold" \
+			"peak $peak B"
+	fi
+	plain_link "$MRC_LEAF2" l2-h1
+}
+
+# ---------------------------------------------------------------------
+# 5. ECN bleached: the leaf 1 uplinks clear the ECN field
+
+bleach() {
+	local s
+	modprobe sch_ingress 2>/dev/null
+	modprobe cls_matchall 2>/dev/null
+	modprobe act_pedit 2>/dev/null
+	modprobe act_csum 2>/dev/null
+	for s in $(seq "$NSPINES"); do
+		tc -n "$MRC_LEAF1" qdisc replace dev "l1-s$s" clsact || return 1
+		tc -n "$MRC_LEAF1" filter add dev "l1-s$s" egress protocol ip \
+			matchall action pedit ex munge ip dsfield set 0 \
+			retain 3 pipe action csum ip || return 1
+	done
+}
+
+part_5() {
+	local cc st0 st1 r0 r1 m drops m1 drops1 mbps ce
+	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
+	bleach || { mrc_fail "bleached: uplinks clear ECN"; return; }
+	for cc in nscc dctcp; do
+		mrc -n "$MRC_FH1" config set cc "$cc"
+		st0=$(stats "$MRC_FH1")
+		r0=$(stats "$RCV")
+		read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+		start_senders 1 "$SECS" "${BULK[@]}"
+		wait_senders "bleached $cc: every message arrives once, intact"
+		st1=$(stats "$MRC_FH1")
+		r1=$(stats "$RCV")
+		read -r m1 drops1 _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
+		ce=$(delta "$r0" "$r1" in_ce)
+		mbps=$(echo "${bytes[0]:-0} ${secs[0]:-1}" |
+		       awk '{ printf "%.1f", $1 * 8 / $2 / 1e6 }')
+		echo "# bleached $cc: $mbps Mbit/s of $BN_MBIT; marked $((m1 - m)) dropped $((drops1 - drops)); ce received $ce; retrans $(delta "$st0" "$st1" retrans) rto $(delta "$st0" "$st1" rto)"
+		mrc_expect_eq "bleached $cc: no mark arrives" "0 0" \
+			"$((m1 - m)) $ce"
+		if awk -v g="$mbps" -v r="$BN_MBIT" 'BEGIN { exit !(g >= 0.7 * r) }'; then
+			mrc_ok "bleached $cc: goodput at least 70 % of the link"
+		else
+			mrc_fail "bleached $cc: goodput at least 70 % of the link" \
+				"$mbps Mbit/s"
+		fi
+	done
+	mrc -n "$MRC_FH1" config set cc nscc
+	for s in $(seq "$NSPINES"); do
+		tc -n "$MRC_LEAF1" qdisc del dev "l1-s$s" clsact
+	done
+	plain_link "$MRC_LEAF2" l2-h1
+}
+
+# ---------------------------------------------------------------------
+
+# MRC_CC_PARTS: which parts to run (default all), e.g. "1 3"
+for part in ${MRC_CC_PARTS:-1 2 3 4 5}; do
+	echo "# part $part (at $SECONDS s)"
+	"part_$part"
+done
+mrc_done
