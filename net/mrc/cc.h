@@ -3,7 +3,8 @@
  * behind an ops table in the manner of tcp_congestion_ops.
  *
  *   nscc   (default) in the spirit of UET's NSCC: the fraction of CE marks
- *          and the queueing delay (RTT above the lowest seen) decide once
+ *          and the queueing delay (RTT above the lowest seen; delayed:
+ *          most samples of the round at or above the target) decide once
  *          per round trip: no marks and little delay -> grow; marks and
  *          delay -> shrink in proportion to the marked fraction; marks
  *          without delay -> hold (a path problem: the marked EVs are
@@ -64,7 +65,9 @@ struct mrc_cc_params {
  * @round_ce: of which CE-marked
  * @round_delay_us: sum of the queueing delay samples of this round
  * @round_samples: their number
+ * @round_late: of which at or above the target delay
  * @delay_us: mean queueing delay of the last round
+ * @late: most of the last round's samples were at or above the target
  * @recovery_psn: no further loss reaction until it is acknowledged
  * @in_recovery: a loss reaction is in force
  * @grow: the last round allowed growth (no marks; for nscc, low delay)
@@ -84,11 +87,13 @@ struct mrc_cc {
 	u32	round_ce;
 	u64	round_delay_us;
 	u32	round_samples;
+	u32	round_late;
 	u32	delay_us;
 	u32	recovery_psn;
 	bool	in_recovery;
 	bool	grow;
 	bool	used;
+	bool	late;
 };
 
 /**
@@ -215,10 +220,16 @@ static inline void mrc_cc_dctcp_round(struct mrc_cc *cc)
 /* nscc: the four quadrants of (marks, delay), decided once a round; in
  * the growing quadrant the window grows per ACK, as reno's does, during
  * the next round, until that round sees a mark.
+ *
+ * The round counts as delayed when most of its RTT samples are at least
+ * the target above the base RTT: a queue that every path shares (the
+ * receiver's edge) delays every packet, while a queue on one path delays
+ * only the packets sprayed over it, which EV choice moves elsewhere; a
+ * mean would let one slow path shrink the whole window.
  */
 static inline bool mrc_cc_nscc_delayed(const struct mrc_cc *cc)
 {
-	return cc->delay_us >= cc->p.target_delay_us;
+	return cc->late;
 }
 
 static inline void mrc_cc_nscc_ack(struct mrc_cc *cc,
@@ -242,9 +253,11 @@ static inline void mrc_cc_nscc_round(struct mrc_cc *cc)
 		return;
 	}
 	/* delay and no marks: towards the target, at most an eighth */
-	mrc_cc_shrink(cc, min_t(u64, MRC_CC_ONE / 8,
-				(u64)(cc->delay_us - cc->p.target_delay_us) *
-				MRC_CC_ONE / (2 * (u64)cc->delay_us)));
+	if (cc->delay_us > cc->p.target_delay_us)
+		mrc_cc_shrink(cc, min_t(u64, MRC_CC_ONE / 8,
+					(u64)(cc->delay_us -
+					      cc->p.target_delay_us) *
+					MRC_CC_ONE / (2 * (u64)cc->delay_us)));
 }
 
 /**
@@ -314,6 +327,8 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 			cc->base_rtt_us = a->rtt_us;
 		cc->round_delay_us += a->rtt_us - cc->base_rtt_us;
 		cc->round_samples++;
+		if (a->rtt_us - cc->base_rtt_us >= cc->p.target_delay_us)
+			cc->round_late++;
 	}
 	cc->round_acked += a->acked;
 	cc->round_ce += min(a->ce, a->acked);
@@ -325,9 +340,11 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 	ops->ack(cc, a);
 
 	if (!mrc_psn_before(a->snd_una, cc->round_end)) {
-		if (cc->round_samples)
+		if (cc->round_samples) {
 			cc->delay_us = div_u64(cc->round_delay_us,
 					       cc->round_samples);
+			cc->late = 2 * cc->round_late > cc->round_samples;
+		}
 		/* too few ACKs to judge (the round after an idle time): one
 		 * marked ACK is not a fully marked round
 		 */
@@ -340,6 +357,7 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 		cc->round_ce = 0;
 		cc->round_delay_us = 0;
 		cc->round_samples = 0;
+		cc->round_late = 0;
 	}
 	return cc->cwnd != cwnd;
 }

@@ -948,9 +948,58 @@ static void mrc_cc_small_window_shrinks(struct kunit *test)
 	}
 }
 
+/* One round of ACKs in which every @den-th (of @late of every @den) has a
+ * queueing delay of 20 targets and, if @ce, a mark; the others are clean.
+ */
+static void sim_round_slow_path(struct sim *s, u32 late, u32 den, bool ce)
+{
+	u32 n = 0;
+	bool end;
+
+	do {
+		bool slow = n % den < late;
+
+		KUNIT_ASSERT_LT(s->test, n, ROUND_ACKS_MAX);
+		end = sim_ack(s, slow && ce, slow ? BASE_RTT + 20 * TARGET :
+					BASE_RTT);
+		n++;
+	} while (!end);
+}
+
+/* nscc: a queue on one path of four delays a quarter of the samples (and
+ * marks them): the window holds, EV choice deals with it.  A queue that
+ * three quarters of the samples wait in is shared: the window shrinks.
+ */
+static void mrc_cc_nscc_one_slow_path_holds(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+	u32 before;
+	int i;
+
+	p.init_cwnd = 40;
+	p.max_cwnd = 40;
+	sim_start(test, &s, MRC_CC_NSCC, &p);
+	before = s.cc.cwnd;
+	for (i = 0; i < 5; i++)
+		sim_round_slow_path(&s, 1, 4, true);
+	KUNIT_EXPECT_GT(test, s.cc.delay_us, TARGET);	/* the mean is high */
+	KUNIT_EXPECT_FALSE(test, s.cc.late);
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, before);
+	for (i = 0; i < 5; i++)
+		sim_round_slow_path(&s, 1, 4, false);
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, before);
+
+	for (i = 0; i < 2; i++)
+		sim_round_slow_path(&s, 3, 4, false);
+	KUNIT_EXPECT_TRUE(test, s.cc.late);
+	KUNIT_EXPECT_LT(test, s.cc.cwnd, before);
+}
+
 static struct kunit_case mrc_cc_cases[] = {
 	KUNIT_CASE(mrc_cc_app_limited_no_growth),
 	KUNIT_CASE(mrc_cc_small_window_shrinks),
+	KUNIT_CASE(mrc_cc_nscc_one_slow_path_holds),
 	KUNIT_CASE(mrc_cc_nscc_hold_late_marks),
 	KUNIT_CASE(mrc_cc_dctcp_late_marks),
 	KUNIT_CASE(mrc_cc_nscc_idle_one_ack_round),
