@@ -435,7 +435,8 @@ static int mrc_nl_fill_path(struct sk_buff *msg, struct sock *sk, u16 e,
 	    nla_put_u64_64bit(msg, MRC_A_PATH_CE, ev->ce, MRC_A_PATH_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_A_PATH_PROBES, ev->probes,
 			      MRC_A_PATH_PAD) ||
-	    nla_put_u32(msg, MRC_A_PATH_SRTT_US, ev->srtt_us)) {
+	    nla_put_u32(msg, MRC_A_PATH_SRTT_US, ev->srtt_us) ||
+	    nla_put_u8(msg, MRC_A_PATH_CE_LEVEL, ev->ce_level)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}

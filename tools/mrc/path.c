@@ -33,6 +33,7 @@ static const struct path_field {
 	{ "ce", NULL, "", MRC_A_PATH_CE, MNL_TYPE_U64 },
 	{ "probes", NULL, "", MRC_A_PATH_PROBES, MNL_TYPE_U64 },
 	{ "srtt_us", "srtt", "us", MRC_A_PATH_SRTT_US, MNL_TYPE_U32 },
+	{ "ce_level", NULL, "", MRC_A_PATH_CE_LEVEL, MNL_TYPE_U8 },
 };
 
 /* What "path deny" or "path allow" names: one EV of one connection, or a

@@ -365,6 +365,9 @@ enum mrc_path_attr {
 	MRC_A_PATH_PORT_MAX,		/* u16 (PATH_SET) */
 	MRC_A_PATH_CAUSE,		/* u8: enum mrc_path_cause (events) */
 	MRC_A_PATH_OLD_STATE,		/* u8: enum mrc_ev_state (events) */
+	MRC_A_PATH_CE_LEVEL,		/* u8: how heavily CE marks weigh it
+					 * down (0 to 4)
+					 */
 
 	__MRC_A_PATH_MAX,
 	MRC_A_PATH_MAX = __MRC_A_PATH_MAX - 1
