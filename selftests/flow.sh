@@ -32,16 +32,25 @@ peer_gone() {
 	ip netns exec "$MRC_H1" "$MRC_TOOL" config set conn_timeout_ms 3000
 	ip netns exec "$MRC_H2" "$MRC_TOOL" config set conn_timeout_ms 3000
 	out=$(mktemp)
-	ip netns exec "$MRC_H2" "$MRC_SELFTESTS/mrc_msg" server "${v6[@]}" \
-		-p 7100 -n 100000 -M 64K >"$out.s" 2>&1 &
+	# bounded: a connection that never came up must not hang the test
+	timeout 60 ip netns exec "$MRC_H2" "$MRC_SELFTESTS/mrc_msg" server \
+		"${v6[@]}" -p 7100 -n 100000 -M 64K >"$out.s" 2>&1 &
 	local spid=$!
 	mrc_pids+=("$spid")
 	sleep 0.5
-	t0=$SECONDS
-	ip netns exec "$MRC_H1" "$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" \
-		-a "$addr" -p 7100 -n 100000 -M 64K >"$out" 2>&1 &
+	timeout 60 ip netns exec "$MRC_H1" "$MRC_SELFTESTS/mrc_msg" client \
+		"${v6[@]}" -a "$addr" -p 7100 -n 100000 -M 64K >"$out" 2>&1 &
 	local cpid=$!
-	sleep 1
+	# cut only an established connection with data flowing (a loaded
+	# machine may take a while to get there)
+	for _ in $(seq 100); do
+		[ "$(ip netns exec "$MRC_H2" "$MRC_TOOL" -j conn show 2>/dev/null |
+		     jq '[.[] | select(.state == "established" and
+				       .bytes_received > 0)] | length')" -gt 0 ] &&
+			break
+		sleep 0.1
+	done
+	t0=$SECONDS
 	mrc_netem "$MRC_H1" eth0 loss 100%
 	mrc_netem "$MRC_H2" eth0 loss 100%
 	wait "$spid"
