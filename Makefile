@@ -10,7 +10,8 @@
 #   make vmtest        only the selftests in the VM
 #   make vm            a shell in the VM with mrc.ko loaded
 #   make fuzz          libFuzzer on the packet parser for FUZZ_SECONDS (300)
-#   make bench         mrc against TCP (pair) and TCP, MPTCP (fabric) in the VM
+#   make bench         mrc against TCP (pair), TCP and MPTCP (fabric), TCP
+#                      cubic and dctcp (congestion control) in the VM
 #   make demo          mrc and TCP side by side through a spine failure
 
 # Newest installed kernel build tree unless told otherwise.

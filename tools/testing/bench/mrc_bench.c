@@ -5,20 +5,28 @@
  *                    [-b BUF]
  *   mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr
  *                    [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]
+ *                    [-W]
  *
  * The server serves one connection and exits.  It prints "listening"
  * once it accepts connections.
  *
  * stream: the client sends messages of MSGSIZE bytes (default 64 KiB; for
- * TCP the same bytes in writes of that size) for SECONDS (default 10),
- * then shuts down its side.  The server counts the bytes from the first
- * to the last one it reads and sends that count and the time it took back
- * to the client.  Both print a line
+ * TCP the same bytes in writes of that size) for SECONDS (default 10), or
+ * with -n exactly COUNT bytes (the last message shorter if need be), then
+ * shuts down its side.  The server counts the bytes from the first to the
+ * last one it reads and sends that count and the time it took back to the
+ * client.  Both print a line
  *
  *   result mode=stream transport=T bytes=N seconds=S mbps=R
  *
  * with the figures measured at the server (the client adds its own send
- * rate as send_mbps=).
+ * rate as send_mbps=, and done_s=: the seconds from its start until the
+ * server's report arrived, i.e. until all its data had been read by the
+ * server, plus the report's one-way trip).
+ *
+ * -W (stream): the client connects, prints "ready pid=PID" and waits for
+ * SIGUSR1 before it starts, so that clients in several processes can be
+ * started together; its SECONDS and done_s count from the signal.
  *
  * rr: the client sends a request of 64 bytes (one mrc message; for TCP 64
  * bytes, read back exactly), the server echoes it, COUNT times (default
@@ -39,6 +47,7 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +74,8 @@ static struct {
 	size_t msgsize;
 	double seconds;
 	long count;
+	bool count_set;
+	bool wait_go;
 	int buf;
 } cfg = { .port = 7100, .msgsize = 65536, .seconds = 10, .count = 2000,
 	  .buf = 4 << 20 };
@@ -86,7 +97,8 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr [-b BUF]\n"
 	      "       mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
-	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n",
+	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n"
+	      "                        [-W]\n",
 	      f);
 }
 
@@ -351,24 +363,44 @@ static void client_rr(int fd)
 		;
 }
 
+/* With -W: say we are ready, wait for SIGUSR1 (blocked since main()). */
+static void wait_go(void)
+{
+	sigset_t set;
+	int sig;
+
+	if (!cfg.wait_go)
+		return;
+	printf("ready pid=%d\n", (int)getpid());
+	fflush(stdout);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigwait(&set, &sig))
+		die("sigwait");
+}
+
 static void client_stream(int fd)
 {
 	uint64_t start, end, sent = 0, report[2], bytes, ns;
-	double send_s;
+	double send_s, done_s;
+	size_t i, len;
 	char *buf;
-	size_t i;
 
 	buf = malloc(cfg.msgsize);
 	if (!buf)
 		die("malloc");
 	for (i = 0; i < cfg.msgsize; i++)
 		buf[i] = (char)(i * 7);
+	wait_go();
 	start = now_ns();
 	end = start + (uint64_t)(cfg.seconds * 1e9);
 	do {
-		send_all(fd, buf, cfg.msgsize);
-		sent += cfg.msgsize;
-	} while (now_ns() < end);
+		len = cfg.msgsize;
+		if (cfg.count_set && (uint64_t)cfg.count - sent < len)
+			len = cfg.count - sent;
+		send_all(fd, buf, len);
+		sent += len;
+	} while (cfg.count_set ? sent < (uint64_t)cfg.count : now_ns() < end);
 	send_s = (now_ns() - start) / 1e9;
 
 	if (shutdown(fd, SHUT_WR))
@@ -378,6 +410,7 @@ static void client_stream(int fd)
 			tname());
 		exit(1);
 	}
+	done_s = (now_ns() - start) / 1e9;
 	bytes = be64toh(report[0]);
 	ns = be64toh(report[1]);
 	if (bytes != sent) {
@@ -387,9 +420,10 @@ static void client_stream(int fd)
 		exit(1);
 	}
 	printf("result mode=stream transport=%s msgsize=%zu bytes=%" PRIu64
-	       " seconds=%.3f mbps=%.1f send_mbps=%.1f\n", tname(),
+	       " seconds=%.3f mbps=%.1f send_mbps=%.1f", tname(),
 	       cfg.msgsize, bytes, ns / 1e9,
 	       ns ? bytes * 8e3 / ns : 0.0, sent * 8 / send_s / 1e6);
+	printf(" done_s=%.3f\n", done_s);
 	free(buf);
 }
 
@@ -431,7 +465,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "t:6a:p:m:s:d:n:b:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:6a:p:m:s:d:n:b:Wh")) != -1) {
 		switch (c) {
 		case 't':
 			if (!strcmp(optarg, "mrc"))
@@ -462,9 +496,13 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			cfg.count = atol(optarg);
+			cfg.count_set = true;
 			break;
 		case 'b':
 			cfg.buf = atoi(optarg);
+			break;
+		case 'W':
+			cfg.wait_go = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -475,6 +513,14 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1)
 		goto bad;
+	if (cfg.wait_go) {
+		sigset_t set;
+
+		/* blocked before "ready": an early signal stays pending */
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+	}
 	return cfg.server ? do_server() : do_client();
 bad:
 	usage(stderr);
