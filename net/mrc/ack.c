@@ -225,9 +225,8 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 
 /* The ACK names the EV of the packet it echoes: a CE mark came back on
  * it (it is weighed down, mrc_evset_mark(); only for data we have
- * outstanding, @data), or it
- * answers a probe (a BAD EV works again if the probe left after it went
- * BAD).
+ * outstanding, @data), or it answers a probe (a BAD EV works again if the
+ * probe left after it went BAD).
  */
 static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
 				bool data)
