@@ -239,7 +239,7 @@ marking_spine() {
 		[ "$s" = 1 ] || others=$((others + d[s]))
 	done
 	ce=$(delta "$r0" "$r1" in_ce)
-	echo "# $name: packets per spine ${d[*]:1}; CE received $ce; ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_good_skipped $(delta "$st0" "$st1" ev_good_skipped) retrans $(delta "$st0" "$st1" retrans); goodput $mbps Mbit/s"
+	echo "# $name: packets per spine ${d[*]:1}; CE received $ce; ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_good_skipped $(delta "$st0" "$st1" ev_good_skipped) retrans $(delta "$st0" "$st1" retrans) (spurious $(delta "$st0" "$st1" spurious_retrans), lost by time $(delta "$st0" "$st1" lost_time)); goodput $mbps Mbit/s"
 	if [ "$ce" -gt 0 ] && [ "$(delta "$st0" "$st1" ev_skip_ce)" -gt 0 ]; then
 		mrc_ok "$name: marks arrived and made EVs SKIP"
 	else

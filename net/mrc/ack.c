@@ -200,6 +200,14 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
 		return;
+	/* the allowance shrinks back after a while without spurious
+	 * retransmissions
+	 */
+	if (msk->reo_mult && now - msk->reo_ns >
+	    (u64)MRC_LOSS_REO_DECAY_RTTS * msk->srtt_us * NSEC_PER_USEC) {
+		msk->reo_mult--;
+		msk->reo_ns = now;
+	}
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		struct mrc_skb_cb *cb;
 
@@ -214,7 +222,8 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		 */
 		srtt = max(msk->srtt_us, msk->evset.evs[cb->evi].srtt_us);
 		if (mrc_loss_time_expired(now, cb->sent_ns, msk->rack_sent_ns,
-					  srtt, msk->rttvar_us)) {
+					  srtt, msk->rttvar_us,
+					  msk->reo_mult)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
 			if (mrc_loss_ev_visible(cb->psn, cum))
 				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
@@ -304,6 +313,18 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			if (!(flags & MRC_F_CE))
 				mrc_evset_unmarked(&msk->evset,
 						   mrc_cb(rskb)->evi);
+		} else if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
+			   mrc_cb(rskb)->tx_count > 1 &&
+			   (s32)(ntohl(a->echo_tsval) -
+				 (u32)div_u64(mrc_cb(rskb)->sent_ns,
+					      NSEC_PER_USEC)) < 0) {
+			/* an earlier transmission arrived: the packet was
+			 * late, not lost; wait longer before the next verdict
+			 */
+			MRC_INC_STATS(mn, MRC_MIB_SPURIOUS_RETRANS);
+			if (msk->reo_mult < MRC_LOSS_REO_MULT_MAX)
+				msk->reo_mult++;
+			msk->reo_ns = now;
 		}
 	}
 	if (flags & (MRC_F_CE | MRC_F_PROBE))

@@ -52,13 +52,25 @@ static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
 	return mrc_psn_in_window(psn, cum, MRC_SACK_BITS + 1);
 }
 
-/* How long the time rule lets a packet be overtaken: the RTT plus a
- * quarter of it, or twice the RTT variation if that is more (hosts whose
- * timing jitters reorder more).
+/* The reordering allowance grows by a quarter RTT per spurious
+ * retransmission seen, up to this many quarters more (RACK's reo_wnd_mult),
+ * and shrinks by one per MRC_LOSS_REO_DECAY_RTTS round trips without one.
  */
-static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us, u32 rttvar_us)
+#define MRC_LOSS_REO_MULT_MAX	15
+#define MRC_LOSS_REO_DECAY_RTTS	16
+
+/* How long the time rule lets a packet be overtaken: the RTT plus a
+ * quarter of it (times 1 + @reo_mult, the spurious retransmissions seen
+ * lately: paths whose delays differ reorder more), or twice the RTT
+ * variation if that is more (hosts whose timing jitters reorder more).
+ */
+static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us, u32 rttvar_us,
+				       u8 reo_mult)
 {
-	return ((u64)srtt_us + max(srtt_us / 4, 2 * rttvar_us)) *
+	u64 reo = (u64)srtt_us / 4 * (1 + min_t(u8, reo_mult,
+						 MRC_LOSS_REO_MULT_MAX));
+
+	return ((u64)srtt_us + max_t(u64, reo, 2 * (u64)rttvar_us)) *
 	       NSEC_PER_USEC;
 }
 
@@ -69,16 +81,19 @@ static inline u64 mrc_loss_reo_wait_ns(u32 srtt_us, u32 rttvar_us)
  * @rack_sent: latest send time among acknowledged packets, 0 if none
  * @srtt_us: smoothed RTT, 0 before the first sample
  * @rttvar_us: RTT variation
+ * @reo_mult: spurious retransmissions seen lately (mrc_loss_reo_wait_ns())
  *
  * A packet sent before one that has been acknowledged, and outstanding for
  * longer than an RTT plus a reordering allowance, is lost.
  */
 static inline bool mrc_loss_time_expired(u64 now, u64 sent, u64 rack_sent,
-					 u32 srtt_us, u32 rttvar_us)
+					 u32 srtt_us, u32 rttvar_us,
+					 u8 reo_mult)
 {
 	if (!rack_sent || !srtt_us || sent >= rack_sent)
 		return false;
-	return now - sent >= mrc_loss_reo_wait_ns(srtt_us, rttvar_us);
+	return now - sent >= mrc_loss_reo_wait_ns(srtt_us, rttvar_us,
+						  reo_mult);
 }
 
 /**

@@ -64,19 +64,34 @@ static void mrc_loss_time_rule(struct kunit *test)
 	u32 srtt = 1000;	/* 1 ms: wait 1.25 ms */
 
 	/* nothing acknowledged after it, or no RTT yet: never */
-	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(100 * ms, ms, 0, srtt, 0));
-	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(100 * ms, ms, 2 * ms, 0, 0));
+	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(100 * ms, ms, 0, srtt,
+						       0, 0));
+	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(100 * ms, ms, 2 * ms, 0, 0,
+						       0));
 	/* sent after the acknowledged one: not overtaken */
 	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(100 * ms, 3 * ms,
-						       2 * ms, srtt, 0));
+						       2 * ms, srtt, 0, 0));
 	/* overtaken, but within the reordering allowance */
 	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(2 * ms, ms, 2 * ms,
-						       srtt, 0));
+						       srtt, 0, 0));
 	/* overtaken and outstanding longer than RTT + RTT/4 */
 	KUNIT_EXPECT_TRUE(test, mrc_loss_time_expired(ms + 1250000, ms,
-						      2 * ms, srtt, 0));
+						      2 * ms, srtt, 0, 0));
 	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(ms + 1249999, ms,
-						       2 * ms, srtt, 0));
+						       2 * ms, srtt, 0, 0));
+	/* after spurious retransmissions the allowance grows: 3 of them,
+	 * RTT/4 x 4 = 1 ms
+	 */
+	KUNIT_EXPECT_FALSE(test, mrc_loss_time_expired(ms + 1999999, ms,
+						       2 * ms, srtt, 0, 3));
+	KUNIT_EXPECT_TRUE(test, mrc_loss_time_expired(ms + 2000000, ms,
+						      2 * ms, srtt, 0, 3));
+	/* up to 16 quarters */
+	KUNIT_EXPECT_EQ(test, mrc_loss_reo_wait_ns(srtt, 0, 200),
+			mrc_loss_reo_wait_ns(srtt, 0, MRC_LOSS_REO_MULT_MAX));
+	KUNIT_EXPECT_EQ(test, mrc_loss_reo_wait_ns(srtt, 0, 200), 5 * ms);
+	/* the RTT variation still wins when larger */
+	KUNIT_EXPECT_EQ(test, mrc_loss_reo_wait_ns(srtt, 3000, 3), 7 * ms);
 }
 
 static void mrc_rtt_first_sample_and_smoothing(struct kunit *test)

@@ -129,6 +129,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rttvar_us: RTT variation
  * @rto_us: current retransmission timeout, backed off
  * @rack_sent_ns: latest send time of a packet acknowledged so far
+ * @reo_mult: spurious retransmissions seen lately: the time rule's
+ *            reordering allowance grows with it (mrc_loss_reo_wait_ns())
+ * @reo_ns: when @reo_mult last changed
  * @last_ack_ns: when the last valid ACK arrived
  * @last_rcv_ns: when the last valid packet of any kind came from the peer
  * @last_probe_ns: when the last probe (zero window or idle) left
@@ -193,6 +196,8 @@ struct mrc_sock {
 	u32			rttvar_us;
 	u32			rto_us;
 	u64			rack_sent_ns;
+	u8			reo_mult;
+	u64			reo_ns;
 	u64			last_ack_ns;
 	u64			last_rcv_ns;
 	u64			last_probe_ns;

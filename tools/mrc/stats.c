@@ -66,6 +66,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EV_NONE_USABLE]	= "ev_none_usable",
 	[MRC_A_STATS_EVENTS_SUPPRESSED]	= "events_suppressed",
 	[MRC_A_STATS_DROP_BAD_ADDR]	= "drop_bad_addr",
+	[MRC_A_STATS_SPURIOUS_RETRANS]	= "spurious_retrans",
 };
 
 static void stats_usage(FILE *f)

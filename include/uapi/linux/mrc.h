@@ -280,7 +280,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_BAD_RTO,		/* EV went BAD: a timeout while it carried data */
 	MRC_A_STATS_EV_SKIP_CE,		/* EV went SKIP: a CE mark came back on it */
 	MRC_A_STATS_EV_GOOD_PROBE,	/* EV went GOOD: a probe on it was answered */
-	MRC_A_STATS_EV_GOOD_SKIPPED,	/* EV went GOOD: skipped for one round */
+	MRC_A_STATS_EV_GOOD_SKIPPED,	/* turns of the rotation given up by SKIP EVs */
 	MRC_A_STATS_EV_DENIED,		/* EV went DENIED: by the administrator */
 	MRC_A_STATS_EV_ALLOWED,		/* EV went GOOD: allowed again by the administrator */
 	MRC_A_STATS_EV_REPLACED,	/* a spare EV took the place of a BAD or DENIED one */
@@ -289,6 +289,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_NONE_USABLE,	/* packets sent on a BAD EV: no usable EV was left */
 	MRC_A_STATS_EVENTS_SUPPRESSED,	/* EV state notifications not sent: rate limit */
 	MRC_A_STATS_DROP_BAD_ADDR,	/* dropped: not from the connection's peer address */
+	MRC_A_STATS_SPURIOUS_RETRANS,	/* a retransmitted packet arrived before */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
