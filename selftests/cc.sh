@@ -336,19 +336,14 @@ part_1() {
 # 2. one connection into a marking bottleneck
 
 part_2() {
-	local cc peak min max mbps st0 st1 r0 r1 m drops m1 drops1
+	local cc peak min max mbps st0 st1 r0 r1 ub ua m drops m1 drops1
 	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
 	for cc in nscc dctcp; do
 		mrc -n "$MRC_FH1" config set cc "$cc"
-		st0=$(stats "$MRC_FH1")
-		r0=$(stats "$RCV")
 		read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
 		sampler "$MRC_LEAF2" l2-h1 "$tmp/samples" "$MRC_FH1"
-		start_senders 1 "$SECS" "${BULK[@]}"
-		wait_senders "bottleneck $cc: every message arrives once, intact"
+		bulk_goodput "bottleneck $cc"
 		sampler_stop
-		st1=$(stats "$MRC_FH1")
-		r1=$(stats "$RCV")
 		read -r m1 drops1 _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
 		# the first two seconds are the window's growth
 		peak=$(peak "$tmp/samples" 2)
@@ -356,10 +351,8 @@ part_2() {
 			$1 >= t && $3 > 0 { if (!lo || $3 < lo) lo = $3
 					    if ($3 > hi) hi = $3 }
 			END { print lo + 0, hi + 0 }' "$tmp/samples")
-		mbps=$(echo "${bytes[0]:-0} ${secs[0]:-1}" |
-		       awk '{ printf "%.1f", $1 * 8 / $2 / 1e6 }')
 		echo "# $cc: ${mbps} Mbit/s of $BN_MBIT; queue peak ${peak:-?} B (threshold $MARK_MIN); window ${min}-${max} in the second half; marked $((m1 - m)) dropped $((drops1 - drops)); ce received $(delta "$r0" "$r1" in_ce) retrans $(delta "$st0" "$st1" retrans)"
-		if awk -v g="$mbps" -v r="$BN_MBIT" 'BEGIN { exit !(g >= 0.8 * r) }'; then
+		if ge "$mbps" "$(echo "$BN_MBIT" | awk '{ print $1 * 0.8 }')"; then
 			mrc_ok "bottleneck $cc: goodput at least 80 % of the link"
 		else
 			mrc_fail "bottleneck $cc: goodput at least 80 % of the link" \
@@ -491,26 +484,19 @@ bleach() {
 }
 
 part_5() {
-	local cc st0 st1 r0 r1 m drops m1 drops1 mbps ce
+	local cc st0 st1 r0 r1 ub ua m drops m1 drops1 mbps ce
 	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
 	bleach || { mrc_fail "bleached: uplinks clear ECN"; return; }
 	for cc in nscc dctcp; do
 		mrc -n "$MRC_FH1" config set cc "$cc"
-		st0=$(stats "$MRC_FH1")
-		r0=$(stats "$RCV")
 		read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
-		start_senders 1 "$SECS" "${BULK[@]}"
-		wait_senders "bleached $cc: every message arrives once, intact"
-		st1=$(stats "$MRC_FH1")
-		r1=$(stats "$RCV")
+		bulk_goodput "bleached $cc"
 		read -r m1 drops1 _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
 		ce=$(delta "$r0" "$r1" in_ce)
-		mbps=$(echo "${bytes[0]:-0} ${secs[0]:-1}" |
-		       awk '{ printf "%.1f", $1 * 8 / $2 / 1e6 }')
 		echo "# bleached $cc: $mbps Mbit/s of $BN_MBIT; marked $((m1 - m)) dropped $((drops1 - drops)); ce received $ce; retrans $(delta "$st0" "$st1" retrans) rto $(delta "$st0" "$st1" rto)"
 		mrc_expect_eq "bleached $cc: no mark arrives" "0 0" \
 			"$((m1 - m)) $ce"
-		if awk -v g="$mbps" -v r="$BN_MBIT" 'BEGIN { exit !(g >= 0.7 * r) }'; then
+		if ge "$mbps" "$(echo "$BN_MBIT" | awk '{ print $1 * 0.7 }')"; then
 			mrc_ok "bleached $cc: goodput at least 70 % of the link"
 		else
 			mrc_fail "bleached $cc: goodput at least 70 % of the link" \
