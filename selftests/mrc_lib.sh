@@ -508,6 +508,15 @@ mrc_fabric() {
 	for l in 1 2; do
 		mrc_ns_create "MRC_LEAF[$l]" || return 1
 		mrc_fabric_router_sysctls "${MRC_LEAF[l]}" || return 1
+		# a leaf stops using an uplink whose carrier is gone, as a
+		# switch withdraws a next hop whose link went down (the
+		# kernel would keep hashing flows into it); spines keep
+		# theirs, so a far-side failure still blackholes what leaf 1
+		# sends through the spine
+		ip netns exec "${MRC_LEAF[l]}" sysctl -qw \
+			net.ipv4.conf.all.ignore_routes_with_linkdown=1 \
+			net.ipv6.conf.all.ignore_routes_with_linkdown=1 \
+			>/dev/null || return 1
 		if [ "$hdrs" = 1 ]; then
 			mrc_fabric_hash_headers "${MRC_LEAF[l]}" || return 1
 		fi
