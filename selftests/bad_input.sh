@@ -236,11 +236,11 @@ inject "CE on ACKs and probes" ce_control
 inject "bad UDP checksum" bad_csum
 inject "reserved field set or port zero" bad_field
 
-# a SYN nobody listens for is refused: the RST reaches a, where no
-# connection has the SYN's id
+# a SYN or CONFIRM nobody listens for is refused: the RST reaches a,
+# where no connection has the packet's id
 before=$(mrc_stat "$ns_a" drop_no_conn)
-inject "SYN to a port nobody listens on" no_listener
-mrc_expect_eq "SYN to a port nobody listens on: refusals reach the sender" 5 \
+inject "SYN or CONFIRM to a port nobody listens on" no_listener
+mrc_expect_eq "SYN or CONFIRM to a port nobody listens on: refusals reach the sender" 8 \
 	"$(($(mrc_stat "$ns_a" drop_no_conn) - before))"
 
 # the connection still works, and delivered only what was sent

@@ -3,7 +3,7 @@
  * hold them, and print what MRC_INFO says about each, for the tests that
  * compare the tool's dumps with the socket's own view.
  *
- *   mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]
+ *   mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-B] [-q]
  *             CLIENT_NS SERVER_NS SERVER_ADDR PORT
  *
  * Listens on PORT in SERVER_NS (on every address), then opens N
@@ -11,7 +11,11 @@
  * each.  A namespace given as "-" is the current one.  -e and -P set
  * MRC_EV_COUNT and MRC_EV_POLICY (0 spray, 1 single) on each client socket
  * before connect(); the listener keeps the namespace's settings.  -T stops
- * opening connections after SECONDS (the ones opened are kept).  Then it
+ * opening connections after SECONDS (the ones opened are kept).  -B keeps
+ * the listener busy while the connections are opened: a thread calls
+ * getsockopt(MRC_INFO) on it without pause, so that its socket lock is
+ * owned when most handshake packets arrive (the busy-listener case of
+ * the hardening issue, which deadlocked).  Then it
  * prints "ready N" (N: connections opened) and, unless -q, the "info"
  * output below; then it reads commands from stdin, one per line, and
  * answers each with lines that end with a line "end":
@@ -38,7 +42,9 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +64,24 @@ static int *cli, *srv;		/* connection i: client and server end */
 static int nconns, lfd;
 static struct sockaddr_storage peer;
 static socklen_t peer_len;
+
+static atomic_bool busy_stop;
+static unsigned long busy_calls;
+
+/* -B: own the listener's socket lock as often as possible. */
+static void *busy_listener(void *arg)
+{
+	struct mrc_info info;
+	socklen_t len;
+
+	(void)arg;
+	while (!atomic_load(&busy_stop)) {
+		len = sizeof(info);
+		if (getsockopt(lfd, SOL_MRC, MRC_INFO, &info, &len) == 0)
+			busy_calls++;
+	}
+	return NULL;
+}
 
 static void die(const char *what)
 {
@@ -156,6 +180,9 @@ static void print_info(const char *side, int i, int fd)
 	jnum("rto_us", m.mrci_rto_us);
 	jnum("cwnd", m.mrci_cwnd);
 	jnum("in_flight", m.mrci_in_flight);
+	jnum("snd_una", m.mrci_snd_una);
+	jnum("snd_nxt", m.mrci_snd_nxt);
+	jnum("rcv_nxt", m.mrci_rcv_nxt);
 	jnum("bytes_sent", m.mrci_bytes_sent);
 	jnum("bytes_received", m.mrci_bytes_received);
 	jnum("msgs_sent", m.mrci_msgs_sent);
@@ -324,7 +351,7 @@ static void cmd_setopt(void)
 
 static void print_usage(void)
 {
-	fputs("usage: mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-q]\n",
+	fputs("usage: mrc_conns [-n N] [-T SECONDS] [-e EV_COUNT] [-P POLICY] [-B] [-q]\n",
 	      stderr);
 	fputs("                 CLIENT_NS SERVER_NS SERVER_ADDR PORT\n", stderr);
 	exit(2);
@@ -334,11 +361,12 @@ int main(int argc, char **argv)
 {
 	int opt, n = 1, ev_count = -1, policy = -2, port, i;
 	double limit = 0, start;
-	bool quiet = false;
+	bool quiet = false, busy = false;
+	pthread_t busy_thread;
 	char line[128];
 	struct rlimit rl;
 
-	while ((opt = getopt(argc, argv, "n:T:e:P:q")) != -1) {
+	while ((opt = getopt(argc, argv, "n:T:e:P:Bq")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = atoi(optarg);
@@ -351,6 +379,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			policy = atoi(optarg);
+			break;
+		case 'B':
+			busy = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -413,6 +444,8 @@ int main(int argc, char **argv)
 	if (listen(lfd, 4096))
 		die("listen");
 	set_timeouts(lfd);
+	if (busy && pthread_create(&busy_thread, NULL, busy_listener, NULL))
+		die("pthread_create");
 
 	enter_ns(argv[optind]);
 	start = now();
@@ -448,6 +481,12 @@ int main(int argc, char **argv)
 		set_timeouts(srv[i]);
 	}
 	nconns = i;
+	if (busy) {
+		atomic_store(&busy_stop, true);
+		pthread_join(busy_thread, NULL);
+		fprintf(stderr, "mrc_conns: %lu getsockopt calls on the listener\n",
+			busy_calls);
+	}
 	if (!nconns)
 		return 1;
 	printf("ready %d %.1f\n", nconns, now() - start);

@@ -30,10 +30,11 @@ import socket
 import struct
 import sys
 
-VERSION = 1
-DATA, ACK, SYN, SYNACK, RST, PROBE = range(1, 7)
+VERSION = 2
+DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
 F_FIN, F_CE, F_REFUSED = 0x0001, 0x0002, 0x0004
-HDR_LEN = {DATA: 36, ACK: 44, SYN: 32, SYNACK: 32, RST: 20, PROBE: 20}
+HDR_LEN = {DATA: 36, ACK: 44, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
+           CONFIRM: 40}
 ECN_CE = 3
 
 U32 = 0xffffffff
@@ -53,24 +54,27 @@ def data(dst, src, psn, msg_id, msg_len, off, payload=b'', plen=None,
                         off & U32, 12345, ev, plen & 0xffff) + payload)
 
 
-def ack(dst, src, cum, rwnd=1 << 16, flags=0, reserved=0, sack=0,
+def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
         echo=0, ver=VERSION):
     return (common(ACK, flags, dst, src, ver) +
             struct.pack('!IIIIIIHHI', cum & U32, rwnd & U32, sack & U32,
-                        (sack >> 32) & U32, echo & U32, 0, 49152, reserved,
-                        0))
+                        (sack >> 32) & U32, echo & U32, 0, 49152,
+                        seq & 0xffff, 0))
 
 
 def syn(dst, src, src_port, dst_port, udp_port, typ=SYN, flags=0,
-        reserved=0):
+        reserved=0, isn=1000, echo=None, max_msg=1 << 20, tsval=12345):
+    if echo is None:
+        echo = 0 if typ == SYN else 12345
     return (common(typ, flags, dst, src) +
-            struct.pack('!IHHHHII', 1000, src_port, dst_port, udp_port,
-                        reserved, 1 << 16, 12345))
+            struct.pack('!IHHHHIIII', isn & U32, src_port, dst_port,
+                        udp_port, reserved, 1 << 16, tsval & U32,
+                        echo & U32, max_msg & U32))
 
 
-def probe(dst, src, typ=PROBE, flags=0, reserved=0, ver=VERSION):
+def probe(dst, src, typ=PROBE, flags=0, reserved=0, ver=VERSION, psn=0):
     return (common(typ, flags, dst, src, ver) +
-            struct.pack('!IHH', 12345, 49152, reserved))
+            struct.pack('!IHHI', 12345, 49152, reserved, psn & U32))
 
 
 def udp_packets(args, payloads, tos=0, bad_csum=False, udp_len_delta=0,
@@ -142,18 +146,19 @@ def build(args):
                 SYN: syn(0, 0x1234567, 7, args.listen_port, 4797),
                 SYNACK: syn(cid, peer, 7, 8, 4797, typ=SYNACK),
                 RST: probe(cid, peer, typ=RST),
-                PROBE: probe(cid, peer)}
+                PROBE: probe(cid, peer),
+                CONFIRM: syn(cid, peer, 7, 8, 4797, typ=CONFIRM)}
         pls = [full[t][:n] for t in sorted(full) for n in range(HDR_LEN[t])]
         counter = 'drop_short'
     elif cls == 'version':
         pls = []
-        for v in (0, 2, 3, 0x10, 0x80, 0xff):
+        for v in (0, 1, 3, 0x10, 0x80, 0xff):
             pls += [next_piece(ver=v), ack(cid, peer, una, ver=v),
                     probe(cid, peer, ver=v)]
         counter = 'drop_version'
     elif cls == 'type':
         pls = [common(t, 0, cid, peer) + b'\0' * 32
-               for t in (0, 7, 8, 0x10, 0x7f, 0x80, 0xff)]
+               for t in (0, 8, 9, 0x10, 0x7f, 0x80, 0xff)]
         counter = 'drop_type'
     elif cls == 'flags':
         pls = [next_piece(flags=0x0008), next_piece(flags=0x8000),
@@ -165,6 +170,7 @@ def build(args):
                syn(0, 0x1234567, 7, args.listen_port, 4797, flags=F_FIN),
                syn(0, 0x1234567, 7, args.listen_port, 4797, flags=F_CE),
                syn(cid, peer, 7, 8, 4797, typ=SYNACK, flags=F_CE),
+               syn(cid, peer, 7, 8, 4797, typ=CONFIRM, flags=F_FIN),
                probe(cid, peer, flags=F_FIN), probe(cid, peer, flags=F_CE),
                probe(cid, peer, flags=F_REFUSED),
                probe(cid, peer, flags=0x0040),
@@ -187,6 +193,7 @@ def build(args):
                ack(cid, peer, una) + b'\0' * 100,
                syn(0, 0x1234567, 7, args.listen_port, 4797) + b'\0',
                syn(cid, peer, 7, 8, 4797, typ=SYNACK) + b'\0' * 3,
+               syn(cid, peer, 7, 8, 4797, typ=CONFIRM) + b'\0' * 4,
                probe(cid, peer) + b'\0' * 4,
                probe(cid, peer, typ=RST) + b'\0']
         counter = 'drop_bad_len'
@@ -219,6 +226,8 @@ def build(args):
                data(cid, 0, rnxt, mid, len(body), 0, body),
                ack(cid, 0, una), probe(cid, 0), probe(cid, 0, typ=RST),
                syn(cid, 0, 7, 8, 4797, typ=SYNACK),
+               syn(0, peer, 7, 8, 4797, typ=CONFIRM),
+               syn(cid, 0, 7, 8, 4797, typ=CONFIRM),
                data(0, 0, rnxt, mid, len(body), 0, body),
                # a SYN has no destination id yet, and always a source id
                syn(cid, peer, 7, args.listen_port, 4797),
@@ -233,8 +242,9 @@ def build(args):
                probe(other, fake, typ=RST),
                probe(other, 0, typ=RST, flags=F_REFUSED)]
         counter = 'drop_no_conn'
-        # answered with a RST, except ACKs and RSTs
-        extra['out_rst'] = 3
+        # DATA and PROBE are answered with a RST; ACK, SYNACK and RST
+        # are not (nothing to reset)
+        extra['out_rst'] = 2
     elif cls == 'wrong_src_cid':
         pls = []
         for bad in (peer ^ 1, peer ^ 0x80000000, peer + 0x10000):
@@ -244,8 +254,6 @@ def build(args):
                     syn(cid, bad, 7, 8, 4797, typ=SYNACK)]
         pls.append(probe(cid, 0, typ=RST, flags=F_REFUSED))
         counter = 'drop_bad_cid'
-        # a SYNACK from another id means a second connection: refused
-        extra['out_rst'] = 3
     elif cls == 'spoofed':
         # right ids, but from another host of the subnet: a local user
         # can read the ids, so they alone must not be enough
@@ -298,6 +306,9 @@ def build(args):
     elif cls == 'no_listener':
         pls = [syn(0, 0x10000 + i, 7, args.free_port, 4797)
                for i in range(5)]
+        # a CONFIRM for no connection goes to the listener of its port
+        pls += [syn(0x7770 + i, 0x20000 + i, 7, args.free_port, 4797,
+                    typ=CONFIRM) for i in range(3)]
         counter = 'drop_no_listener'
         extra['out_rst'] = len(pls)
     elif cls == 'bad_field':
@@ -308,7 +319,10 @@ def build(args):
                syn(0, 0x2003, 7, lp, 4797, reserved=1),
                syn(cid, peer, 7, 0, 4797, typ=SYNACK),
                syn(cid, peer, 7, 8, 4797, typ=SYNACK, reserved=0x8000),
-               ack(cid, peer, una, rwnd=args.rwnd, reserved=1),
+               syn(0, 0x2004, 7, lp, 4797, echo=1),
+               syn(0, 0x2005, 7, lp, 4797, max_msg=0),
+               syn(cid, peer, 7, 8, 4797, typ=CONFIRM, max_msg=0),
+               syn(cid, peer, 7, 0, 4797, typ=CONFIRM),
                probe(cid, peer, reserved=1),
                probe(cid, peer, typ=RST, reserved=0xffff)]
         counter = 'drop_bad_field'

@@ -81,9 +81,9 @@ send() {	# send NS PORT BYTES (printf escapes)
 send "$a" 5000 'x'
 hdr='\x00\x00\x12\x34\x56\x78\x00\x00\x00\x01'	# flags, dst and src cid
 send "$a" 5000 "\x09\x06$hdr"
-send "$a" 5000 "\x01\x00$hdr"
-send "$a" 5000 "\x01\x09$hdr"
-send "$a" 5000 "\x01\x06$hdr\x00\x00\x00\x00\x00\x01\x00\x00"
+send "$a" 5000 "\x02\x00$hdr"
+send "$a" 5000 "\x02\x09$hdr"
+send "$a" 5000 "\x02\x06$hdr\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05"
 sleep 0.2
 # the RST answering the probe goes to 127.0.0.1 on our own port: it comes
 # back to us as a sixth datagram for an unknown connection, never answered

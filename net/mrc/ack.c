@@ -295,7 +295,14 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	msk->last_ack_ns = now;
-	msk->peer_rwnd = ntohl(a->rwnd);
+	/* sprayed ACKs reorder: the window of the newest counts, which is
+	 * the one with the later sequence, or one that acknowledges more
+	 */
+	if ((s16)(ntohs(a->ack_seq) - msk->peer_ack_seq) > 0 ||
+	    mrc_psn_after(cum, msk->snd_una)) {
+		msk->peer_ack_seq = ntohs(a->ack_seq);
+		msk->peer_rwnd = ntohl(a->rwnd);
+	}
 
 	/* RTT from the echoed timestamp, which names one transmission */
 	in_window = mrc_psn_in_window(echo, msk->snd_una,
@@ -555,7 +562,13 @@ void mrc_timer_handle(struct sock *sk)
 				    READ_ONCE(s->rto_max_us));
 		msk->syn_sent_ns = now;
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_SYN_RETRANS);
-		mrc_send_syn(sk, MRC_PKT_SYN);
+		/* a cookie too old to be taken soon: ask for a new one */
+		if (msk->peer_cid && now - msk->synack_ns >=
+		    MRC_COOKIE_LIFE_US * NSEC_PER_USEC / 2) {
+			msk->peer_cid = 0;
+			msk->synack_ns = 0;
+		}
+		mrc_send_syn(sk, msk->peer_cid ? MRC_PKT_CONFIRM : MRC_PKT_SYN);
 		mrc_timer_arm(sk);
 		return;
 	}

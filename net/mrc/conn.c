@@ -13,6 +13,8 @@
 
 #include "protocol.h"
 
+static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns);
+
 static const struct rhashtable_params mrc_conn_params = {
 	.key_len		= sizeof(u32),
 	.key_offset		= offsetof(struct mrc_sock, local_cid),
@@ -95,6 +97,10 @@ void mrc_conn_unhash(struct sock *sk)
 
 	if (!msk->local_cid)
 		return;
+	/* first, so that no copy of its CONFIRM finds neither */
+	if (msk->cookie_end_ns > mrc_now_ns())
+		mrc_recent_add(mrc_sk_pernet(sk), msk->local_cid,
+			       msk->cookie_end_ns);
 	rhashtable_remove_fast(&mrc_sk_pernet(sk)->conns, &msk->node,
 			       mrc_conn_params);
 	msk->local_cid = 0;
@@ -506,28 +512,132 @@ static void mrc_addr_from_skb(const struct sk_buff *skb, struct in6_addr *src,
 	}
 }
 
-/* The id a listener gives the connection a SYN asks for: a keyed hash of
- * what identifies the SYN, so that a repeated SYN (its SYNACK was lost)
- * finds the connection the first one made, even after accept().  @i picks
- * another id when one is taken by an unrelated connection.
+/* What a listener's cookie covers: the SYN (or the CONFIRM that repeats
+ * it), both addresses and the time of the SYNACK.  Hashed as bytes, so
+ * no implicit padding.
  */
-static u32 mrc_syn_cid(struct mrc_net *mn, const struct in6_addr *peer,
-		       const struct mrc_syn_hdr *syn, u32 i)
-{
-	struct {
-		struct in6_addr	peer;
-		__be32		cid;
-		__be32		isn;
-		__be16		sport;
-		__be16		dport;
-		u32		i;
-	} id = {
-		.peer = *peer, .cid = syn->common.src_cid, .isn = syn->isn,
-		.sport = syn->src_port, .dport = syn->dst_port, .i = i,
-	};
-	u32 cid = (u32)siphash(&id, sizeof(id), &mn->cid_key);
+struct mrc_cookie_in {
+	struct in6_addr	peer;
+	struct in6_addr	local;
+	__be32		cid;
+	__be32		isn;
+	__be16		sport;
+	__be16		dport;
+	__be16		udp_port;
+	__be16		pad;
+	u32		t;
+};
 
-	return cid ? cid : 1;
+/* The listener's cookie: the connection id (high half, never 0) and our
+ * first PSN (low half) of the connection a SYN asks for, at time @t of
+ * our microsecond clock.
+ */
+static void mrc_cookie(struct mrc_net *mn, const struct in6_addr *peer,
+		       const struct in6_addr *local,
+		       const struct mrc_syn_hdr *syn, u32 t, u32 *cid, u32 *isn)
+{
+	struct mrc_cookie_in in = {
+		.peer = *peer, .local = *local, .cid = syn->common.src_cid,
+		.isn = syn->isn, .sport = syn->src_port,
+		.dport = syn->dst_port, .udp_port = syn->udp_port, .t = t,
+	};
+	u64 c;
+
+	BUILD_BUG_ON(sizeof(in) != 52);
+	c = siphash(&in, sizeof(in), &mn->cid_key);
+	*cid = (u32)(c >> 32) ?: 1;
+	*isn = (u32)c;
+}
+
+struct mrc_recent {
+	struct hlist_node	node;
+	u32			cid;
+	u64			end_ns;
+};
+
+static struct hlist_head *mrc_recent_bucket(struct mrc_net *mn, u32 cid)
+{
+	return &mn->recent[hash_32(cid, ilog2(ARRAY_SIZE(mn->recent)))];
+}
+
+/* Free the expired entries of a bucket; under recent_lock. */
+static void mrc_recent_prune(struct mrc_net *mn, struct hlist_head *b,
+			     u64 now)
+{
+	struct mrc_recent *r;
+	struct hlist_node *tmp;
+
+	hlist_for_each_entry_safe(r, tmp, b, node) {
+		if (r->end_ns > now)
+			continue;
+		hlist_del(&r->node);
+		kfree(r);
+		mn->nr_recent--;
+	}
+}
+
+/* A connection made from a cookie ends while a duplicate of its CONFIRM
+ * could still pass the cookie check: remember its id until then.  When
+ * the table is full (or memory is short) every cookie issued before now
+ * is refused instead, until the last of them has expired.
+ */
+static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns)
+{
+	struct hlist_head *b = mrc_recent_bucket(mn, cid);
+	u64 now = mrc_now_ns();
+	struct mrc_recent *r = NULL;
+
+	spin_lock_bh(&mn->recent_lock);
+	mrc_recent_prune(mn, b, now);
+	if (mn->nr_recent < MRC_RECENT_MAX)
+		r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	if (r) {
+		r->cid = cid;
+		r->end_ns = end_ns;
+		hlist_add_head(&r->node, b);
+		mn->nr_recent++;
+	} else {
+		mn->recent_floor_us = mrc_now_us32();
+		mn->recent_floor_end_ns = now + MRC_COOKIE_LIFE_US *
+					  NSEC_PER_USEC;
+	}
+	spin_unlock_bh(&mn->recent_lock);
+}
+
+/* Could a CONFIRM with id @cid and cookie time @t be the duplicate of one
+ * whose connection has ended?
+ */
+static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u32 t)
+{
+	struct hlist_head *b = mrc_recent_bucket(mn, cid);
+	u64 now = mrc_now_ns();
+	struct mrc_recent *r;
+	bool seen = false;
+
+	spin_lock(&mn->recent_lock);
+	if (mn->recent_floor_end_ns > now &&
+	    (s32)(t - mn->recent_floor_us) <= 0)
+		seen = true;
+	mrc_recent_prune(mn, b, now);
+	hlist_for_each_entry(r, b, node)
+		if (r->cid == cid)
+			seen = true;
+	spin_unlock(&mn->recent_lock);
+	return seen;
+}
+
+/**
+ * mrc_recent_flush() - forget every ended connection (namespace exit)
+ * @mn: the namespace's mrc state
+ */
+void mrc_recent_flush(struct mrc_net *mn)
+{
+	int i;
+
+	spin_lock_bh(&mn->recent_lock);
+	for (i = 0; i < ARRAY_SIZE(mn->recent); i++)
+		mrc_recent_prune(mn, &mn->recent[i], U64_MAX);
+	spin_unlock_bh(&mn->recent_lock);
 }
 
 static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,
@@ -554,16 +664,71 @@ static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,
 #endif
 }
 
-/* Make the socket of a new connection from its listener, answer with a
- * SYNACK and queue it for accept().  Softirq or backlog, listener locked.
- */
-static int mrc_listen_new_child(struct sock *lsk,
-				const struct mrc_syn_hdr *syn,
-				const struct in6_addr *peer,
-				const struct in6_addr *local, u32 cid)
+/* Does the listener take connections from @peer to @local? */
+static bool mrc_listen_admits(struct sock *lsk, const struct in6_addr *peer,
+			      const struct in6_addr *local)
 {
-	struct mrc_sock *child;
+	const struct in6_addr *bound = &mrc_sk(lsk)->saddr;
+
+	if (READ_ONCE(lsk->sk_state) != TCP_LISTEN)
+		return false;
+	/* the listener's family, V6ONLY and bound address must admit it */
+	if (lsk->sk_family == AF_INET ? !ipv6_addr_v4mapped(peer) :
+	    ipv6_only_sock(lsk) && ipv6_addr_v4mapped(peer))
+		return false;
+	return ipv6_addr_any(bound) ||
+	       (ipv6_addr_v4mapped(bound) && !bound->s6_addr32[3]) ||
+	       ipv6_addr_equal(bound, local);
+}
+
+/**
+ * mrc_listen_rcv_syn() - a SYN for a listener
+ * @lsk: the listening socket, not locked (a reference held)
+ * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ *
+ * Softirq.  Answers with a SYNACK whose connection id and first PSN are
+ * a cookie (mrc_cookie()) and keeps no state: the connection is made
+ * when the CONFIRM brings the cookie back (mrc_listen_rcv_confirm()).  A
+ * repeated SYN gets a SYNACK of its own.
+ */
+void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
+{
+	const struct mrc_syn_hdr *syn = (void *)(skb->data +
+						 sizeof(struct udphdr));
+	struct mrc_net *mn = mrc_sk_pernet(lsk);
+	struct in6_addr peer, local;
+	u32 t, cid, isn;
+
+	mrc_addr_from_skb(skb, &peer, &local);
+	if (!mrc_listen_admits(lsk, &peer, &local)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+		return;
+	}
+	if (sk_acceptq_is_full(lsk)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
+		return;
+	}
+	t = mrc_now_us32();
+	mrc_cookie(mn, &peer, &local, syn, t, &cid, &isn);
+	mrc_send_synack(mn, skb, syn, cid, isn, t, mrc_rcv_window(lsk),
+			READ_ONCE(lsk->sk_bound_dev_if));
+}
+
+/* Make the socket of a connection whose CONFIRM carried a valid cookie
+ * and queue it for accept().  Softirq; @age_us: how old the cookie is.
+ */
+static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
+				const struct in6_addr *peer,
+				const struct in6_addr *local, u32 cid,
+				u32 isn, u32 age_us)
+{
+	const struct mrc_syn_hdr *syn = (void *)(skb->data +
+						 sizeof(struct udphdr));
+	struct mrc_sock *lmsk = mrc_sk(lsk), *child;
+	struct mrc_net *mn = mrc_sk_pernet(lsk);
 	struct sock *sk;
+	bool queued;
+	int err;
 
 	sk = sk_clone_lock(lsk, GFP_ATOMIC);
 	if (!sk)
@@ -587,35 +752,57 @@ static int mrc_listen_new_child(struct sock *lsk,
 	inet_sk(sk)->mc_list = NULL;
 	RCU_INIT_POINTER(inet_sk(sk)->inet_opt, NULL);
 
-	child->port = mrc_sk(lsk)->port;
+	child->port = lmsk->port;
 	child->peer_port = ntohs(syn->src_port);
 	child->peer_udp = ntohs(syn->udp_port);
 	child->peer_cid = ntohl(syn->common.src_cid);
 	child->peer_rwnd = ntohl(syn->rwnd);
+	child->peer_max_msg = ntohl(syn->max_msg);
+	child->max_msg = READ_ONCE(mn->settings.max_msg_size);
 	child->rcv_nxt = ntohl(syn->isn);
 	mrc_child_init_addrs(sk, peer, local);
 
+	err = -ENOMEM;
 	if (mrc_conn_alloc_state(sk, GFP_ATOMIC))
 		goto err;
 	if (mrc_route_mss(sk) < 0)
 		goto err;
-	if (mrc_conn_hash_cid(sk, cid))
+	err = mrc_conn_hash_cid(sk, cid);
+	if (err)	/* -EEXIST: a copy of the CONFIRM made it first */
 		goto err;
-	child->snd_una = get_random_u32();
-	child->snd_nxt = child->snd_una;
+	child->snd_una = isn;
+	child->snd_nxt = isn;
 	mrc_conn_start_cc(sk);
-	child->parent = lsk;
-	sock_hold(lsk);
+	mrc_rtt_sample(sk, age_us);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	child->last_ack_ns = mrc_now_ns();
 	child->last_rcv_ns = child->last_ack_ns;
 
-	mrc_send_syn(sk, MRC_PKT_SYNACK);
+	spin_lock(&lmsk->accept_lock);
+	queued = READ_ONCE(lsk->sk_state) == TCP_LISTEN &&
+		 !sk_acceptq_is_full(lsk);
+	if (queued) {
+		child->parent = lsk;
+		sock_hold(lsk);
+		/* the clone's second reference is the accept queue's */
+		list_add_tail(&child->accept_node, &lmsk->accept_queue);
+		sk_acceptq_added(lsk);
+	}
+	spin_unlock(&lmsk->accept_lock);
+	if (!queued) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
+		err = -ENOBUFS;
+		goto err;
+	}
+	/* until then a copy of the CONFIRM could pass the cookie check */
+	child->cookie_end_ns = child->last_ack_ns +
+			       (u64)(MRC_COOKIE_LIFE_US - age_us) *
+			       NSEC_PER_USEC;
+
+	/* the connecting side is confirmed by our first packet */
+	mrc_send_ack_echo(sk, child->rcv_nxt - 1, ntohl(syn->tsval), 0, 0);
 	/* from now on the peer must show signs of life */
 	mrc_timer_arm(sk);
-	/* the clone's second reference is the accept queue's */
-	list_add_tail(&child->accept_node, &mrc_sk(lsk)->accept_queue);
-	sk_acceptq_added(lsk);
 	mrc_nl_conn_event(sk, MRC_CONN_EVENT_UP, 0);
 	bh_unlock_sock(sk);
 	return 0;
@@ -623,75 +810,53 @@ err:
 	mrc_conn_destroy(sk);
 	__release(&sk->sk_lock.slock);
 	sk_free_unlock_clone(sk);
-	return -ENOMEM;
+	return err;
 }
 
 /**
- * mrc_listen_rcv_syn() - a SYN for a listener
- * @lsk: the listening socket, locked (or via its backlog)
+ * mrc_listen_rcv_confirm() - a CONFIRM for no connection: make one if it
+ * carries a valid cookie
+ * @lsk: the listener on the CONFIRM's port, not locked (a reference held)
  * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
  *
- * Creates the child connection, answers with a SYNACK and queues the
- * child for accept().  A repeated SYN gets the same child's SYNACK again.
+ * Softirq.  The cookie must be one this namespace issued (its key) to
+ * this peer for this SYN, at most MRC_COOKIE_LIFE_US ago; and no
+ * connection made from it may have ended (mrc_recent_seen()), so an old
+ * duplicate cannot make a connection again.
  */
-void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
+void mrc_listen_rcv_confirm(struct sock *lsk, struct sk_buff *skb)
 {
 	const struct mrc_syn_hdr *syn = (void *)(skb->data +
 						 sizeof(struct udphdr));
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
+	u32 t = ntohl(syn->echo_tsval), age = mrc_now_us32() - t;
 	struct in6_addr peer, local;
-	struct sock *sk;
-	u32 cid, i;
+	u32 cid, isn;
+	int err;
 
-	if (lsk->sk_state != TCP_LISTEN) {
-		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
-		return;
-	}
 	mrc_addr_from_skb(skb, &peer, &local);
-	/* the listener's family, V6ONLY and bound address must admit it */
-	if (lsk->sk_family == AF_INET ? !ipv6_addr_v4mapped(&peer) :
-	    ipv6_only_sock(lsk) && ipv6_addr_v4mapped(&peer)) {
+	if (!mrc_listen_admits(lsk, &peer, &local)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
 		return;
 	}
-	if (!ipv6_addr_any(&mrc_sk(lsk)->saddr) &&
-	    !(ipv6_addr_v4mapped(&mrc_sk(lsk)->saddr) &&
-	      !mrc_sk(lsk)->saddr.s6_addr32[3]) &&
-	    !ipv6_addr_equal(&mrc_sk(lsk)->saddr, &local)) {
-		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+	mrc_cookie(mn, &peer, &local, syn, t, &cid, &isn);
+	if (cid != ntohl(syn->common.dst_cid) || age >= MRC_COOKIE_LIFE_US) {
+		/* forged, for another SYN, or expired: nothing to answer */
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_COOKIE);
 		return;
 	}
-
-	for (i = 0; i < 4; i++) {
-		cid = mrc_syn_cid(mn, &peer, syn, i);
-		sk = mrc_conn_lookup(mn, cid);
-		if (!sk)
-			break;
-		if (mrc_sk(sk)->peer_cid == ntohl(syn->common.src_cid) &&
-		    ipv6_addr_equal(&mrc_sk(sk)->peer, &peer)) {
-			/* repeated SYN: answer from the connection it made */
-			MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
-			bh_lock_sock(sk);
-			if (sk->sk_state != TCP_CLOSE)
-				mrc_send_syn(sk, MRC_PKT_SYNACK);
-			bh_unlock_sock(sk);
-			sock_put(sk);
-			return;
-		}
-		sock_put(sk);
-	}
-	if (i == 4) {
-		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
+	if (mrc_recent_seen(mn, cid, t)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_OLD_CONFIRM);
 		return;
 	}
-
 	if (sk_acceptq_is_full(lsk)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
 		return;
 	}
-
-	if (mrc_listen_new_child(lsk, syn, &peer, &local, cid)) {
-		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
+	err = mrc_listen_new_child(lsk, skb, &peer, &local, cid, isn, age);
+	if (err) {
+		if (err == -ENOMEM)
+			MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
 		return;
 	}
 	MRC_INC_STATS(mn, MRC_MIB_CONN_ACCEPTED);
@@ -700,21 +865,26 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 
 /**
  * mrc_listen_stop() - a listener closes: abort the unaccepted children
- * @lsk: the listener, owned by the caller (process context)
+ * @lsk: the listener, owned by the caller (process context), its state
+ *       no longer TCP_LISTEN so that no child joins the queue
  */
 void mrc_listen_stop(struct sock *lsk)
 {
-	struct mrc_sock *child, *tmp;
+	struct mrc_sock *lmsk = mrc_sk(lsk), *child, *tmp;
+	LIST_HEAD(queue);
 	struct sock *sk;
 
-	list_for_each_entry_safe(child, tmp, &mrc_sk(lsk)->accept_queue,
-				 accept_node) {
+	spin_lock_bh(&lmsk->accept_lock);
+	list_splice_init(&lmsk->accept_queue, &queue);
+	WRITE_ONCE(lsk->sk_ack_backlog, 0);
+	spin_unlock_bh(&lmsk->accept_lock);
+
+	list_for_each_entry_safe(child, tmp, &queue, accept_node) {
 		sk = &child->inet.sk;
 		list_del_init(&child->accept_node);
-		sk_acceptq_removed(lsk);
 
-		local_bh_disable();
-		bh_lock_sock(sk);
+		/* like accept(): the owner's lock, as netlink takes it */
+		lock_sock_nested(sk, SINGLE_DEPTH_NESTING);
 		/* nobody owns it: it was never accepted */
 		sock_orphan(sk);
 		sock_hold(sk);
@@ -726,8 +896,7 @@ void mrc_listen_stop(struct sock *lsk)
 			mrc_conn_abort(sk, ECONNRESET, true);
 		}
 		mrc_sk_release_parent(sk);
-		bh_unlock_sock(sk);
-		local_bh_enable();
+		release_sock(sk);
 		sock_put(sk);	/* the accept queue's reference */
 		sock_put(sk);	/* ours */
 	}
@@ -748,9 +917,23 @@ void mrc_sk_release_parent(struct sock *sk)
 }
 
 /**
- * mrc_rcv_synack() - our SYN was accepted
+ * mrc_conn_opened() - the listener's first packet confirmed our CONFIRM
+ * @sk: the connecting socket, locked, in TCP_SYN_SENT with the peer's id
+ */
+void mrc_conn_opened(struct sock *sk)
+{
+	mrc_conn_established(sk);
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_CONN_OPENED);
+}
+
+/**
+ * mrc_rcv_synack() - the listener answered our SYN with its cookie
  * @sk: the connecting socket, locked
  * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ *
+ * Takes the cookie as the peer's connection id and answers with a
+ * CONFIRM.  The connection is up once the listener's connection answers
+ * (mrc_conn_opened()); until then the timer repeats the CONFIRM.
  */
 void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 {
@@ -758,15 +941,10 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 						 sizeof(struct udphdr));
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 cid = ntohl(syn->common.src_cid);
+	u32 echo = ntohl(syn->echo_tsval), now = mrc_now_us32();
 
-	if (sk->sk_state != TCP_SYN_SENT) {
-		if (cid != msk->peer_cid) {
-			/* a second connection made from a repeated SYN */
-			MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_CID);
-			mrc_send_rst_reply(mn, skb, &syn->common, false);
-			return;
-		}
+	if (sk->sk_state != TCP_SYN_SENT || msk->peer_cid) {
+		/* an answer to a repeated SYN: the first one counts */
 		MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
 		return;
 	}
@@ -775,38 +953,60 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_FIELD);
 		return;
 	}
+	/* it must answer one of our SYNs: the first or a later one */
+	if ((s32)(echo - msk->syn_tsval) < 0 || (s32)(now - echo) < 0) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_FIELD);
+		return;
+	}
 
-	msk->peer_cid = cid;
+	msk->peer_cid = ntohl(syn->common.src_cid);
 	msk->peer_udp = ntohs(syn->udp_port);
 	msk->peer_rwnd = ntohl(syn->rwnd);
+	msk->peer_max_msg = ntohl(syn->max_msg);
 	msk->rcv_nxt = ntohl(syn->isn);
-	mrc_rtt_sample(sk, (u32)(mrc_now_us32() - msk->syn_tsval));
-	mrc_conn_established(sk);
-	MRC_INC_STATS(mn, MRC_MIB_CONN_OPENED);
-	/* let the peer's child see us at once, even with nothing to send */
-	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(syn->tsval), 0, 0);
-	mrc_push(sk);
+	msk->synack_tsval = ntohl(syn->tsval);
+	msk->synack_ns = mrc_now_ns();
+	/* the echo names the SYN it answers: a sample even after repeats */
+	mrc_rtt_sample(sk, now - echo);
+	mrc_send_syn(sk, MRC_PKT_CONFIRM);
+	msk->syn_sent_ns = msk->synack_ns;
+	mrc_timer_arm(sk);
 }
 
 /**
  * mrc_rcv_rst() - the peer aborted the connection, or refused it
  * @sk: the connection, locked
  * @skb: the datagram; mrc payload at skb->data + sizeof(struct udphdr)
+ *
+ * An RST counts only if it names a PSN of our send window, which only
+ * the peer knows (RFC 5961's check for TCP); another one is answered
+ * with a probe, to which a peer that really lost the connection answers
+ * with an RST that does.
  */
 void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb)
 {
-	const struct mrc_hdr *h = (void *)(skb->data + sizeof(struct udphdr));
+	const struct mrc_probe_hdr *p = (void *)(skb->data +
+						 sizeof(struct udphdr));
 	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	bool refused = ntohs(p->common.flags) & MRC_F_REFUSED;
+	u32 psn = ntohl(p->psn);
 
+	if (!mrc_psn_in_window(psn, msk->snd_una,
+			       msk->snd_nxt - msk->snd_una + 1)) {
+		MRC_INC_STATS(mn, MRC_MIB_RST_CHALLENGED);
+		if (sk->sk_state != TCP_SYN_SENT)
+			mrc_send_challenge(sk);
+		return;
+	}
 	if (sk->sk_state == TCP_SYN_SENT) {
-		if (!(ntohs(h->flags) & MRC_F_REFUSED)) {
-			MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_CID);
-			return;
-		}
-		MRC_INC_STATS(mn, MRC_MIB_CONN_REFUSED);
-		mrc_nl_conn_event(sk, MRC_CONN_EVENT_FAILED, ECONNREFUSED);
-		mrc_sk(sk)->failed = true;
-		mrc_sock_error(sk, ECONNREFUSED);
+		int err = refused ? ECONNREFUSED : ECONNRESET;
+
+		MRC_INC_STATS(mn, refused ? MRC_MIB_CONN_REFUSED :
+			      MRC_MIB_CONN_ABORTED);
+		mrc_nl_conn_event(sk, MRC_CONN_EVENT_FAILED, err);
+		msk->failed = true;
+		mrc_sock_error(sk, err);
 		mrc_conn_done(sk);
 		return;
 	}

@@ -268,55 +268,93 @@ static void mrc_rcv_probe(struct sock *sk, struct sk_buff *skb)
 			  (mrc_cb(skb)->flags & MRC_CB_CE ? MRC_F_CE : 0));
 }
 
-/* A validated packet for a connection or listener; socket locked. */
+/* A CONFIRM for a connection that exists: its first answer was lost. */
+static void mrc_rcv_confirm(struct sock *sk, struct sk_buff *skb)
+{
+	const struct mrc_syn_hdr *syn = (const void *)mrc_skb_hdr(skb);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (!msk->rcv_ofo) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		return;
+	}
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_SYN_REPEATED);
+	mrc_send_ack_echo(sk, msk->rcv_nxt - 1, ntohl(syn->tsval), 0, 0);
+}
+
+/* Is @h from the peer as far as the ids tell?  While we connect, any
+ * SYNACK may name the peer (each SYN gets a cookie of its own); before
+ * the first, only an RST refusing our SYN (src_cid 0) can come.
+ */
+static bool mrc_rcv_ids_match(const struct sock *sk, const struct mrc_hdr *h)
+{
+	if (h->type == MRC_PKT_SYNACK && sk->sk_state == TCP_SYN_SENT)
+		return true;
+	return ntohl(h->src_cid) == mrc_sk(sk)->peer_cid;
+}
+
+/* A validated packet for a connection; socket locked. */
 static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 {
 	const struct mrc_hdr *h = mrc_skb_hdr(skb);
 	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
 
 	trace_mrc_rcv(sk, h->type, skb->len);
-	if (sk->sk_state == TCP_LISTEN) {
-		if (h->type == MRC_PKT_SYN)
-			mrc_listen_rcv_syn(sk, skb);
-		else
-			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
-		goto consumed;
-	}
 	/* the connection ended while the packet waited in the backlog */
-	if (sk->sk_state == TCP_CLOSE || !msk->local_cid ||
-	    ntohl(h->dst_cid) != msk->local_cid) {
-		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+	if (sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN ||
+	    !msk->local_cid || ntohl(h->dst_cid) != msk->local_cid) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
 		goto consumed;
 	}
-	/* the ids are no secret to local users (the connection dump shows
-	 * them): the packet must also come from the peer's address
+	/* the ids are no secret to the socket's owner and the
+	 * administrator: the packet must also come from the peer's address
 	 */
 	if (!mrc_skb_from_peer(skb, &msk->peer)) {
-		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_ADDR);
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_ADDR);
 		goto consumed;
 	}
-	/* both ids must match once the peer's is known */
-	if (sk->sk_state != TCP_SYN_SENT && h->type != MRC_PKT_SYNACK &&
-	    ntohl(h->src_cid) != msk->peer_cid) {
-		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_CID);
+	if (!mrc_rcv_ids_match(sk, h)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_CID);
 		goto consumed;
 	}
 
-	if (sk->sk_state != TCP_SYN_SENT)
-		msk->last_rcv_ns = mrc_now_ns();
+	if (sk->sk_state == TCP_SYN_SENT) {
+		switch (h->type) {
+		case MRC_PKT_SYNACK:
+			mrc_rcv_synack(sk, skb);
+			goto consumed;
+		case MRC_PKT_RST:
+			mrc_rcv_rst(sk, skb);
+			goto consumed;
+		case MRC_PKT_DATA:
+		case MRC_PKT_ACK:
+		case MRC_PKT_PROBE:
+			/* the listener's connection answers our CONFIRM */
+			if (msk->peer_cid) {
+				mrc_conn_opened(sk);
+				break;
+			}
+			fallthrough;
+		default:
+			MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
+			goto consumed;
+		}
+	}
+	msk->last_rcv_ns = mrc_now_ns();
 
 	switch (h->type) {
 	case MRC_PKT_DATA:
 		mrc_rcv_data(sk, skb);
 		return 0;
 	case MRC_PKT_ACK:
-		if (sk->sk_state == TCP_SYN_SENT)
-			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
-		else
-			mrc_rcv_ack(sk, skb);
+		mrc_rcv_ack(sk, skb);
 		break;
 	case MRC_PKT_SYNACK:
-		mrc_rcv_synack(sk, skb);
+		MRC_INC_STATS(mn, MRC_MIB_SYN_REPEATED);
+		break;
+	case MRC_PKT_CONFIRM:
+		mrc_rcv_confirm(sk, skb);
 		break;
 	case MRC_PKT_RST:
 		mrc_rcv_rst(sk, skb);
@@ -325,7 +363,7 @@ static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 		mrc_rcv_probe(sk, skb);
 		break;
 	default:
-		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
+		MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
 		break;
 	}
 consumed:
@@ -348,12 +386,9 @@ int mrc_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 
 /* Hand @skb to @sk now, or queue it for the process that owns @sk. */
 static void mrc_rcv_locked(struct mrc_net *mn, struct sock *sk,
-			   struct sk_buff *skb, bool listener)
+			   struct sk_buff *skb)
 {
-	if (listener)
-		bh_lock_sock_nested(sk);
-	else
-		bh_lock_sock(sk);
+	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
 		mrc_rcv_sk(sk, skb);
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
@@ -362,6 +397,29 @@ static void mrc_rcv_locked(struct mrc_net *mn, struct sock *sk,
 		kfree_skb(skb);
 	}
 	bh_unlock_sock(sk);
+}
+
+/* A SYN, or a CONFIRM for no connection: for the listener on its port,
+ * which takes it without its socket lock (softirq).  Does not consume.
+ */
+static void mrc_rcv_listen(struct mrc_net *mn, struct sk_buff *skb,
+			   const struct mrc_hdr *h)
+{
+	const struct mrc_syn_hdr *syn = (const void *)h;
+	struct sock *lsk;
+
+	lsk = mrc_port_lookup_listener(mn, ntohs(syn->dst_port));
+	if (!lsk) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
+		mrc_send_rst_reply(mn, skb, h, true);
+		return;
+	}
+	trace_mrc_rcv(lsk, h->type, skb->len);
+	if (h->type == MRC_PKT_SYN)
+		mrc_listen_rcv_syn(lsk, skb);
+	else
+		mrc_listen_rcv_confirm(lsk, skb);
+	sock_put(lsk);
 }
 
 /**
@@ -406,27 +464,21 @@ int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	mrc_cb(skb)->flags = mrc_skb_ce(skb) ? MRC_CB_CE : 0;
 
 	if (h->type == MRC_PKT_SYN) {
-		const struct mrc_syn_hdr *syn = (const void *)h;
-
-		csk = mrc_port_lookup_listener(mn, ntohs(syn->dst_port));
-		if (!csk) {
-			MRC_INC_STATS(mn, MRC_MIB_DROP_NO_LISTENER);
-			mrc_send_rst_reply(mn, skb, h, true);
-			goto drop;
-		}
-		mrc_rcv_locked(mn, csk, skb, true);
-		sock_put(csk);
-		return 0;
+		mrc_rcv_listen(mn, skb, h);
+		goto drop;
 	}
 
 	csk = mrc_conn_lookup(mn, ntohl(h->dst_cid));
 	if (!csk) {
+		if (h->type == MRC_PKT_CONFIRM) {
+			mrc_rcv_listen(mn, skb, h);
+			goto drop;
+		}
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NO_CONN);
-		if (h->type != MRC_PKT_ACK)
-			mrc_send_rst_reply(mn, skb, h, false);
+		mrc_send_rst_reply(mn, skb, h, false);
 		goto drop;
 	}
-	mrc_rcv_locked(mn, csk, skb, false);
+	mrc_rcv_locked(mn, csk, skb);
 	sock_put(csk);
 	return 0;
 drop:

@@ -227,13 +227,19 @@ static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
 	struct socket *s4, *s6;
-	int err;
+	int err, i;
 
 	mutex_init(&mn->lock);
 	spin_lock_init(&mn->deny_lock);
 	/* EV notifications: bursts of 100, 200 a second; no log message */
 	ratelimit_state_init(&mn->event_rs, HZ / 2, 100);
 	ratelimit_set_flags(&mn->event_rs, RATELIMIT_MSG_ON_RELEASE);
+	/* RSTs for packets of no connection: 1000 a second, as ICMP */
+	ratelimit_state_init(&mn->rst_rs, HZ, 1000);
+	ratelimit_set_flags(&mn->rst_rs, RATELIMIT_MSG_ON_RELEASE);
+	spin_lock_init(&mn->recent_lock);
+	for (i = 0; i < ARRAY_SIZE(mn->recent); i++)
+		INIT_HLIST_HEAD(&mn->recent[i]);
 	mn->port = MRC_DEFAULT_UDP_PORT;
 	mrc_settings_default(&mn->settings);
 	get_random_bytes(&mn->cid_key, sizeof(mn->cid_key));
@@ -279,6 +285,7 @@ static void __net_exit mrc_net_exit_batch(struct list_head *net_list)
 		mn = mrc_pernet(net);
 		/* every socket of the namespace held a reference on it */
 		mrc_conn_table_destroy(mn);
+		mrc_recent_flush(mn);
 		free_percpu(mn->mib);
 		mutex_destroy(&mn->lock);
 	}

@@ -278,7 +278,7 @@ static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
 	a->echo_psn = htonl(echo_psn);
 	a->echo_tsval = htonl(echo_tsval);
 	a->echo_ev = htons(echo_ev);
-	a->reserved = 0;
+	a->ack_seq = htons(++msk->ack_seq);
 	a->ce_count = htonl(msk->rcv_ce);
 }
 
@@ -321,9 +321,12 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 }
 
 /**
- * mrc_send_syn() - send our SYN or SYNACK
- * @sk: the connection, locked
- * @type: MRC_PKT_SYN or MRC_PKT_SYNACK
+ * mrc_send_syn() - send our SYN, or the CONFIRM that answers a SYNACK
+ * @sk: the connecting socket, locked
+ * @type: MRC_PKT_SYN or MRC_PKT_CONFIRM
+ *
+ * A CONFIRM repeats the SYN's fields and carries the listener's cookie
+ * back: its id as dst_cid, its time in echo_tsval.
  *
  * Return: 0 or a negative errno.
  */
@@ -331,6 +334,7 @@ int mrc_send_syn(struct sock *sk, u8 type)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
+	bool confirm = type == MRC_PKT_CONFIRM;
 	struct mrc_syn_hdr *s;
 	struct sk_buff *skb;
 	struct mrc_flow fl;
@@ -339,8 +343,7 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	if (!skb)
 		return -ENOBUFS;
 	s = skb_push(skb, sizeof(*s));
-	mrc_fill_common(&s->common, type, 0,
-			type == MRC_PKT_SYN ? 0 : msk->peer_cid,
+	mrc_fill_common(&s->common, type, 0, confirm ? msk->peer_cid : 0,
 			msk->local_cid);
 	s->isn = htonl(msk->snd_una);
 	s->src_port = htons(msk->port);
@@ -348,20 +351,81 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	s->udp_port = htons(READ_ONCE(mn->port));
 	s->reserved = 0;
 	s->rwnd = htonl(mrc_rcv_window(sk));
-	if (type == MRC_PKT_SYN)
-		msk->syn_tsval = mrc_now_us32();
 	s->tsval = htonl(mrc_now_us32());
-	MRC_INC_STATS(mn, type == MRC_PKT_SYN ? MRC_MIB_OUT_SYN :
-		      MRC_MIB_OUT_SYNACK);
+	s->echo_tsval = htonl(confirm ? msk->synack_tsval : 0);
+	s->max_msg = htonl(msk->max_msg);
+	MRC_INC_STATS(mn, confirm ? MRC_MIB_OUT_CONFIRM : MRC_MIB_OUT_SYN);
 	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
 	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
 }
 
-/* A PROBE or RST on the EV with source port @ev.  A probe is ECN-capable
- * like the data it stands for: a queue that marks data marks it instead of
- * dropping it.
+/* The flow back to the sender of @skb: from the address it came to,
+ * to its encapsulation port @dport, from the port it came from (its EV:
+ * a repeated packet on another EV is answered on another path too).
  */
-static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
+static void mrc_reply_flow(const struct sk_buff *skb, struct mrc_flow *fl,
+			   u16 dport, int oif)
+{
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &fl->saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &fl->daddr);
+	} else {
+		fl->saddr = ipv6_hdr(skb)->daddr;
+		fl->daddr = ipv6_hdr(skb)->saddr;
+	}
+	fl->sport = ntohs(udp_hdr(skb)->source);
+	fl->dport = dport;
+	fl->oif = oif;
+}
+
+/**
+ * mrc_send_synack() - answer a SYN with the listener's cookie
+ * @mn: the namespace's mrc state
+ * @skb: the SYN (IP header still reachable)
+ * @syn: its mrc header
+ * @cid: the cookie's connection id, our src_cid
+ * @isn: the cookie's first PSN
+ * @tsval: the cookie's time, our tsval
+ * @rwnd: the listener's receive window
+ * @oif: the listener's bound device, or 0
+ *
+ * Stateless: everything comes from the SYN and the cookie.
+ */
+void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
+		     const struct mrc_syn_hdr *syn, u32 cid, u32 isn, u32 tsval,
+		     u32 rwnd, int oif)
+{
+	struct mrc_syn_hdr *s;
+	struct sk_buff *nskb;
+	struct mrc_flow fl;
+
+	nskb = mrc_alloc_ctl(sizeof(*s));
+	if (!nskb) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		return;
+	}
+	s = skb_push(nskb, sizeof(*s));
+	mrc_fill_common(&s->common, MRC_PKT_SYNACK, 0,
+			ntohl(syn->common.src_cid), cid);
+	s->isn = htonl(isn);
+	s->src_port = syn->dst_port;
+	s->dst_port = syn->src_port;
+	s->udp_port = htons(READ_ONCE(mn->port));
+	s->reserved = 0;
+	s->rwnd = htonl(rwnd);
+	s->tsval = htonl(tsval);
+	s->echo_tsval = syn->tsval;
+	s->max_msg = htonl(READ_ONCE(mn->settings.max_msg_size));
+	MRC_INC_STATS(mn, MRC_MIB_OUT_SYNACK);
+	mrc_reply_flow(skb, &fl, ntohs(syn->udp_port), oif);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
+}
+
+/* A PROBE or RST on the EV with source port @ev, carrying @psn.  A probe
+ * is ECN-capable like the data it stands for: a queue that marks data
+ * marks it instead of dropping it.
+ */
+static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
@@ -375,11 +439,11 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
 		return;
 	}
 	p = skb_push(skb, sizeof(*p));
-	mrc_fill_common(&p->common, type, flags, msk->peer_cid,
-			msk->local_cid);
+	mrc_fill_common(&p->common, type, 0, msk->peer_cid, msk->local_cid);
 	p->tsval = htonl(mrc_now_us32());
 	p->ev = htons(ev);
 	p->reserved = 0;
+	p->psn = htonl(psn);
 	mrc_conn_flow(sk, &fl, ev);
 	mrc_tunnel_xmit(sock_net(sk), skb, &fl,
 			type == MRC_PKT_PROBE ? INET_ECN_ECT_0 : 0);
@@ -392,7 +456,7 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 flags, u16 ev)
 void mrc_send_probe(struct sock *sk)
 {
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
-	mrc_send_small(sk, MRC_PKT_PROBE, 0, mrc_ctl_ev(sk));
+	mrc_send_small(sk, MRC_PKT_PROBE, mrc_ctl_ev(sk), mrc_sk(sk)->snd_nxt);
 }
 
 /**
@@ -402,19 +466,41 @@ void mrc_send_probe(struct sock *sk)
  */
 void mrc_send_ev_probe(struct sock *sk, u16 evi)
 {
+	struct mrc_sock *msk = mrc_sk(sk);
+
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
-	mrc_send_small(sk, MRC_PKT_PROBE, 0,
-		       mrc_sk(sk)->evset.evs[evi].port);
+	mrc_send_small(sk, MRC_PKT_PROBE, msk->evset.evs[evi].port,
+		       msk->snd_nxt);
+}
+
+/**
+ * mrc_send_challenge() - answer an RST that named no PSN of our window
+ * @sk: the connection, locked
+ *
+ * A probe, at most one per MRC_CHALLENGE_GAP_NS: a peer that really lost
+ * the connection answers it with an RST carrying the probe's PSN.
+ */
+void mrc_send_challenge(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 now = mrc_now_ns();
+
+	if (msk->challenge_ns && now - msk->challenge_ns < MRC_CHALLENGE_GAP_NS)
+		return;
+	msk->challenge_ns = now;
+	mrc_send_probe(sk);
 }
 
 /**
  * mrc_send_rst() - abort the connection at the peer
  * @sk: the connection, locked
+ *
+ * The RST names our cumulative PSN, which is in the peer's send window.
  */
 void mrc_send_rst(struct sock *sk)
 {
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_RST);
-	mrc_send_small(sk, MRC_PKT_RST, 0, mrc_ctl_ev(sk));
+	mrc_send_small(sk, MRC_PKT_RST, mrc_ctl_ev(sk), mrc_sk(sk)->rcv_nxt);
 }
 
 /**
@@ -422,33 +508,44 @@ void mrc_send_rst(struct sock *sk)
  * @mn: the namespace's mrc state
  * @skb: the received datagram (IP header still reachable)
  * @h: its mrc header
- * @refused: the packet was a SYN for a port nobody listens on
+ * @refused: nobody listens on the port a SYN or CONFIRM is for
  *
- * The RST goes back to the sender's UDP source port (its EV) and
- * encapsulation port: from a SYN we know it, otherwise we use ours.
+ * Only DATA, PROBE, SYN and CONFIRM are answered: the RST carries their
+ * PSN (a SYN's or CONFIRM's isn), which is in the sender's window, so
+ * that the sender takes it (mrc_rcv_rst()).  At most the namespace's
+ * rate (rst_rs); the rest are counted as out_rst_limited.
  */
 void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 			const struct mrc_hdr *h, bool refused)
 {
-	struct net *net = dev_net(skb->dev);
 	struct mrc_probe_hdr *p;
 	struct sk_buff *nskb;
-	struct mrc_flow fl = {};
+	struct mrc_flow fl;
+	u16 dport = READ_ONCE(mn->port);
+	__be32 psn;
 
-	if (h->type == MRC_PKT_RST)	/* never answer a RST */
+	switch (h->type) {
+	case MRC_PKT_DATA:
+		psn = ((const struct mrc_data_hdr *)h)->psn;
+		break;
+	case MRC_PKT_PROBE:
+		psn = ((const struct mrc_probe_hdr *)h)->psn;
+		break;
+	case MRC_PKT_SYN:
+	case MRC_PKT_CONFIRM:
+		psn = ((const struct mrc_syn_hdr *)h)->isn;
+		dport = ntohs(((const struct mrc_syn_hdr *)h)->udp_port);
+		break;
+	default:	/* ACK, SYNACK, RST: nothing to reset */
 		return;
-	if (ip_hdr(skb)->version == 4) {
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &fl.saddr);
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &fl.daddr);
-	} else {
-		fl.saddr = ipv6_hdr(skb)->daddr;
-		fl.daddr = ipv6_hdr(skb)->saddr;
 	}
+	if (!__ratelimit(&mn->rst_rs)) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_RST_LIMITED);
+		return;
+	}
+	mrc_reply_flow(skb, &fl, dport, 0);
+	/* from our encapsulation port, where the packet came to */
 	fl.sport = ntohs(udp_hdr(skb)->dest);
-	if (h->type == MRC_PKT_SYN)
-		fl.dport = ntohs(((const struct mrc_syn_hdr *)h)->udp_port);
-	else
-		fl.dport = READ_ONCE(mn->port);
 
 	nskb = mrc_alloc_ctl(sizeof(*p));
 	if (!nskb)
@@ -460,8 +557,9 @@ void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 	p->tsval = htonl(mrc_now_us32());
 	p->ev = htons(fl.sport);
 	p->reserved = 0;
+	p->psn = psn;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_RST);
-	mrc_tunnel_xmit(net, nskb, &fl, 0);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
 }
 
 /* Window cost of a packet: payload plus what holding it costs the peer. */

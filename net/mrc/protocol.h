@@ -39,6 +39,18 @@
 
 #define MRC_INIT_RTO_US		(200 * USEC_PER_MSEC)
 
+/* How long a listener's cookie stays valid: a CONFIRM must echo a
+ * SYNACK sent at most this long ago.  A connecting side that has not
+ * completed within half of it starts again with a new SYN.
+ */
+#define MRC_COOKIE_LIFE_US	(8 * USEC_PER_SEC)
+
+/* Most ids of ended cookie connections a namespace remembers. */
+#define MRC_RECENT_MAX		65536
+
+/* At most one challenge probe per connection in this time. */
+#define MRC_CHALLENGE_GAP_NS	(100 * NSEC_PER_MSEC)
+
 /* Headroom for IPv6 + UDP + the largest mrc header. */
 #define MRC_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr) + \
@@ -111,6 +123,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @saddr: our address for this connection (v4-mapped for v4)
  * @v4: the connection runs over IPv4
  * @mss: payload bytes per data packet
+ * @accept_lock: listener: protects @accept_queue and the accept backlog
+ *               count; taken in softirq (children are made there, without
+ *               the listener's socket lock) and process context (BH-safe)
  * @accept_queue: listener: established children not yet accepted
  * @accept_node: child: entry in its listener's @accept_queue
  * @parent: child not yet accepted: its listener (holds a reference)
@@ -136,8 +151,19 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @last_rcv_ns: when the last valid packet of any kind came from the peer
  * @last_probe_ns: when the last probe (zero window or idle) left
  * @syn_start_ns: when connect() sent the first SYN
- * @syn_sent_ns: when the latest SYN left
- * @syn_tsval: the first SYN's timestamp, for the first RTT sample
+ * @syn_sent_ns: when the latest SYN or CONFIRM left
+ * @syn_tsval: the first SYN's timestamp: a SYNACK must echo one at least
+ *             as late
+ * @synack_tsval: connecting: the SYNACK's timestamp, echoed in CONFIRMs
+ * @synack_ns: connecting: when the SYNACK came (0: none yet)
+ * @cookie_end_ns: made from a listener's cookie: until when a duplicate
+ *                 CONFIRM of it could still pass the cookie check
+ * @max_msg: the largest message we accept, as we advertised it
+ * @peer_max_msg: the largest message the peer accepts (handshake)
+ * @challenge_ns: when the last challenge probe left (RST outside the
+ *                window)
+ * @ack_seq: sequence number of our next ACK
+ * @peer_ack_seq: the newest ACK sequence number whose window we took
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
@@ -176,6 +202,7 @@ struct mrc_sock {
 	bool			v4;
 	u16			mss;
 
+	spinlock_t		accept_lock;	/* see above */
 	struct list_head	accept_queue;
 	struct list_head	accept_node;
 	struct sock		*parent;
@@ -204,6 +231,14 @@ struct mrc_sock {
 	u64			syn_start_ns;
 	u64			syn_sent_ns;
 	u32			syn_tsval;
+	u32			synack_tsval;
+	u64			synack_ns;
+	u64			cookie_end_ns;
+	u32			max_msg;
+	u32			peer_max_msg;
+	u64			challenge_ns;
+	u16			ack_seq;
+	u16			peer_ack_seq;
 	struct hrtimer		timer;
 	unsigned long		deferred;
 	bool			in_timer_cb;
@@ -268,7 +303,15 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @conns: connections by local cid (RCU lookups from softirq)
  * @ports_lock: protects @ports (BH-safe)
  * @ports: bound mrc ports, RCU lookups from softirq
- * @cid_key: key of the ids listeners derive from SYNs (mrc_syn_cid())
+ * @cid_key: key of the listeners' cookies (mrc_cookie())
+ * @recent_lock: protects @recent and @nr_recent (BH-safe)
+ * @recent: ids of connections made from cookies that ended while a
+ *          duplicate CONFIRM could still pass the cookie check
+ * @nr_recent: entries in @recent
+ * @recent_floor_us: when @recent overflowed: cookies issued until then
+ *                   are refused ...
+ * @recent_floor_end_ns: ... until this time, when the last has expired
+ * @rst_rs: rate limit of RSTs in reply to packets for no connection
  * @deny_lock: protects @deny and @nr_deny (BH-safe)
  * @deny: source port ranges the administrator denied, per peer or for all
  * @nr_deny: entries in @deny
@@ -285,6 +328,12 @@ struct mrc_net {
 	spinlock_t		ports_lock;	/* see above */
 	struct hlist_head	ports[256];
 	siphash_key_t		cid_key;
+	spinlock_t		recent_lock;	/* see above */
+	struct hlist_head	recent[64];
+	u32			nr_recent;
+	u32			recent_floor_us;
+	u64			recent_floor_end_ns;
+	struct ratelimit_state	rst_rs;
 	spinlock_t		deny_lock;	/* see above */
 	struct mrc_deny {
 		struct in6_addr	peer;
@@ -374,9 +423,12 @@ void mrc_conn_start_cc(struct sock *sk);
 void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
 void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);
+void mrc_listen_rcv_confirm(struct sock *lsk, struct sk_buff *skb);
+void mrc_recent_flush(struct mrc_net *mn);
 void mrc_listen_stop(struct sock *lsk);
 void mrc_sk_release_parent(struct sock *sk);
 void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb);
+void mrc_conn_opened(struct sock *sk);
 void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb);
 
 /* output.c */
@@ -389,6 +441,10 @@ void mrc_send_probe(struct sock *sk);
 void mrc_send_rst(struct sock *sk);
 void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 			const struct mrc_hdr *h, bool refused);
+void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
+		     const struct mrc_syn_hdr *syn, u32 cid, u32 isn, u32 tsval,
+		     u32 rwnd, int oif);
+void mrc_send_challenge(struct sock *sk);
 void mrc_push(struct sock *sk);
 void mrc_send_ev_probe(struct sock *sk, u16 evi);
 

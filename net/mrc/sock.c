@@ -27,6 +27,7 @@ void mrc_sock_init_fields(struct sock *sk)
 	memset((char *)msk + offsetof(struct mrc_sock, node), 0,
 	       sizeof(*msk) - offsetof(struct mrc_sock, node));
 	INIT_HLIST_NODE(&msk->port_node);
+	spin_lock_init(&msk->accept_lock);
 	INIT_LIST_HEAD(&msk->accept_queue);
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
@@ -222,7 +223,7 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	}
 	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (list_empty(&msk->accept_queue)) {
+	while (list_empty_careful(&msk->accept_queue)) {
 		if (!timeo) {
 			err = -EAGAIN;
 			break;
@@ -231,7 +232,8 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 			err = sock_intr_errno(timeo);
 			break;
 		}
-		sk_wait_event(sk, &timeo, !list_empty(&msk->accept_queue) ||
+		sk_wait_event(sk, &timeo,
+			      !list_empty_careful(&msk->accept_queue) ||
 			      sk->sk_state != TCP_LISTEN, &wait);
 		if (sk->sk_state != TCP_LISTEN) {
 			err = -EINVAL;
@@ -242,10 +244,13 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	if (err)
 		goto out;
 
+	/* children join in softirq, without our socket lock */
+	spin_lock_bh(&msk->accept_lock);
 	child = &list_first_entry(&msk->accept_queue, struct mrc_sock,
 				  accept_node)->inet.sk;
 	list_del_init(&mrc_sk(child)->accept_node);
 	sk_acceptq_removed(sk);
+	spin_unlock_bh(&msk->accept_lock);
 
 	lock_sock_nested(child, SINGLE_DEPTH_NESTING);
 	sock_graft(child, newsock);
@@ -331,8 +336,11 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	msk->snd_una = get_random_u32();
 	msk->snd_nxt = msk->snd_una;
 	mrc_conn_start_cc(sk);
+	msk->max_msg = READ_ONCE(mrc_sk_pernet(sk)->settings.max_msg_size);
 	msk->syn_start_ns = mrc_now_ns();
 	msk->syn_sent_ns = msk->syn_start_ns;
+	/* the first SYN's: a SYNACK echoes this one or a later one */
+	msk->syn_tsval = mrc_now_us32();
 	inet_sk_set_state(sk, TCP_SYN_SENT);
 	sock->state = SS_CONNECTING;
 	mrc_send_syn(sk, MRC_PKT_SYN);
@@ -494,6 +502,11 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
 	    !sk->sk_err) {
 		err = (sk->sk_shutdown & SEND_SHUTDOWN) ? -EPIPE : -ENOTCONN;
+		goto out;
+	}
+	/* the peer said in the handshake what it takes */
+	if (msk->peer_max_msg && len > msk->peer_max_msg) {
+		err = -EMSGSIZE;
 		goto out;
 	}
 	err = mrc_wait_for_space(sk, &timeo);

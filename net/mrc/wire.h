@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	1
+#define MRC_WIRE_VERSION	2
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -18,6 +18,7 @@ enum mrc_pkt_type {
 	MRC_PKT_SYNACK,		/* accept a connection */
 	MRC_PKT_RST,		/* abort the connection */
 	MRC_PKT_PROBE,		/* ask for an ACK (window or path probe) */
+	MRC_PKT_CONFIRM,	/* complete the handshake with the cookie */
 
 	__MRC_PKT_MAX
 };
@@ -84,7 +85,8 @@ struct mrc_data_hdr {
  * @echo_psn: PSN of the packet that triggered this ACK
  * @echo_tsval: its @tsval
  * @echo_ev: its @ev
- * @reserved: zero
+ * @ack_seq: the sender's count of ACKs, one more in each; tells the newer
+ *           of two reordered ACKs (whose @rwnd counts)
  * @ce_count: CE-marked data packets received on the connection so far
  */
 struct mrc_ack_hdr {
@@ -96,20 +98,27 @@ struct mrc_ack_hdr {
 	__be32	echo_psn;
 	__be32	echo_tsval;
 	__be16	echo_ev;
-	__be16	reserved;
+	__be16	ack_seq;
 	__be32	ce_count;
 };
 
 /**
- * struct mrc_syn_hdr - open (SYN) or accept (SYNACK) a connection
- * @common: common header; in a SYN dst_cid is zero
- * @isn: first PSN the sender will use
+ * struct mrc_syn_hdr - the handshake: SYN, SYNACK and CONFIRM
+ * @common: common header; in a SYN dst_cid is zero; in a SYNACK src_cid
+ *          is the listener's cookie, which the CONFIRM carries back as
+ *          dst_cid
+ * @isn: first PSN the sender will use (in a CONFIRM: the SYN's again)
  * @src_port: sender's mrc port
  * @dst_port: receiver's mrc port
  * @udp_port: UDP port the sender receives mrc datagrams on
  * @reserved: zero
  * @rwnd: bytes the sender accepts before its first ACK
- * @tsval: transmit time, for the first RTT sample
+ * @tsval: transmit time in microseconds
+ * @echo_tsval: SYNACK: the SYN's @tsval (the connecting side's RTT
+ *              sample, whichever SYN it answers); CONFIRM: the SYNACK's
+ *              @tsval (the listener's clock: how old the cookie is);
+ *              SYN: zero
+ * @max_msg: the largest message the sender accepts, bytes
  */
 struct mrc_syn_hdr {
 	struct mrc_hdr	common;
@@ -120,20 +129,27 @@ struct mrc_syn_hdr {
 	__be16	reserved;
 	__be32	rwnd;
 	__be32	tsval;
+	__be32	echo_tsval;
+	__be32	max_msg;
 };
 
 /**
- * struct mrc_probe_hdr - asks the receiver for an ACK
+ * struct mrc_probe_hdr - asks the receiver for an ACK (PROBE); aborts
+ * the connection (RST)
  * @common: common header, type MRC_PKT_PROBE or MRC_PKT_RST
  * @tsval: transmit time, echoed in the ACK
- * @ev: entropy value the probe was sent on, echoed in the ACK
+ * @ev: entropy value the packet was sent on, echoed in the ACK
  * @reserved: zero
+ * @psn: PROBE: the sender's next PSN; RST: a PSN of the receiver's own
+ *       send window (the sender's cumulative point, or the PSN of the
+ *       packet the RST answers), which the receiver checks (RFC 5961)
  */
 struct mrc_probe_hdr {
 	struct mrc_hdr	common;
 	__be32	tsval;
 	__be16	ev;
 	__be16	reserved;
+	__be32	psn;
 };
 
 #define MRC_SACK_BITS	64
@@ -163,6 +179,7 @@ static inline unsigned int mrc_hdr_len(u8 type)
 		return sizeof(struct mrc_ack_hdr);
 	case MRC_PKT_SYN:
 	case MRC_PKT_SYNACK:
+	case MRC_PKT_CONFIRM:
 		return sizeof(struct mrc_syn_hdr);
 	case MRC_PKT_RST:
 	case MRC_PKT_PROBE:
@@ -176,8 +193,8 @@ static inline void mrc_wire_build_bug(void)
 	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 36);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 44);
-	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 32);
-	BUILD_BUG_ON(sizeof(struct mrc_probe_hdr) != 20);
+	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
+	BUILD_BUG_ON(sizeof(struct mrc_probe_hdr) != 24);
 }
 
 /**
@@ -246,19 +263,15 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 			return MRC_HDR_BAD_LEN;
 		break;
 	}
-	case MRC_PKT_ACK: {
-		const struct mrc_ack_hdr *a = data;
-
+	case MRC_PKT_ACK:
 		if (flags & ~(MRC_F_CE | MRC_F_PROBE))
 			return MRC_HDR_BAD_FLAGS;
 		if (len != hlen)
 			return MRC_HDR_BAD_LEN;
-		if (a->reserved)
-			return MRC_HDR_BAD_FIELD;
 		break;
-	}
 	case MRC_PKT_SYN:
-	case MRC_PKT_SYNACK: {
+	case MRC_PKT_SYNACK:
+	case MRC_PKT_CONFIRM: {
 		const struct mrc_syn_hdr *s = data;
 
 		if (flags)
@@ -268,6 +281,8 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		if (s->reserved)
 			return MRC_HDR_BAD_FIELD;
 		if (!s->src_port || !s->dst_port || !s->udp_port)
+			return MRC_HDR_BAD_FIELD;
+		if ((h->type == MRC_PKT_SYN && s->echo_tsval) || !s->max_msg)
 			return MRC_HDR_BAD_FIELD;
 		break;
 	}

@@ -27,12 +27,16 @@ static unsigned int mrc_pkt_build(u8 *buf, u8 type, u16 plen)
 		return hlen + plen;
 	}
 	case MRC_PKT_SYN:
-	case MRC_PKT_SYNACK: {
+	case MRC_PKT_SYNACK:
+	case MRC_PKT_CONFIRM: {
 		struct mrc_syn_hdr *s = (struct mrc_syn_hdr *)buf;
 
 		s->src_port = cpu_to_be16(1000);
 		s->dst_port = cpu_to_be16(2000);
 		s->udp_port = cpu_to_be16(4797);
+		s->max_msg = cpu_to_be32(MAX_MSG);
+		if (type != MRC_PKT_SYN)
+			s->echo_tsval = cpu_to_be32(7);
 		break;
 	}
 	}
@@ -232,19 +236,49 @@ static void mrc_hdr_checks_fin(struct kunit *test)
 
 static void mrc_hdr_rejects_reserved(struct kunit *test)
 {
+	struct mrc_probe_hdr *p;
 	struct mrc_syn_hdr *s;
 	struct mrc_ack_hdr *a;
 	u8 buf[128];
 	unsigned int len;
+	u8 type;
 
+	/* the ACK's last 16-bit field is its sequence now, any value */
 	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
 	a = (struct mrc_ack_hdr *)buf;
-	a->reserved = cpu_to_be16(1);
+	a->ack_seq = cpu_to_be16(0xffff);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	for (type = MRC_PKT_SYN; type < __MRC_PKT_MAX; type++) {
+		if (mrc_hdr_len(type) != sizeof(*s))
+			continue;
+		len = mrc_pkt_build(buf, type, 0);
+		s = (struct mrc_syn_hdr *)buf;
+		s->dst_port = 0;
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, len, MAX_MSG),
+				    MRC_HDR_BAD_FIELD, "type %u", type);
+		len = mrc_pkt_build(buf, type, 0);
+		s->reserved = cpu_to_be16(1);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, len, MAX_MSG),
+				    MRC_HDR_BAD_FIELD, "type %u", type);
+		/* every side of the handshake says what it accepts */
+		len = mrc_pkt_build(buf, type, 0);
+		s->max_msg = 0;
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, len, MAX_MSG),
+				    MRC_HDR_BAD_FIELD, "type %u", type);
+	}
+	/* a SYN echoes nothing */
+	len = mrc_pkt_build(buf, MRC_PKT_SYN, 0);
+	s->echo_tsval = cpu_to_be32(1);
 	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
 			MRC_HDR_BAD_FIELD);
-	len = mrc_pkt_build(buf, MRC_PKT_SYN, 0);
-	s = (struct mrc_syn_hdr *)buf;
-	s->dst_port = 0;
+	/* a CONFIRM carries the cookie's id back */
+	len = mrc_pkt_build(buf, MRC_PKT_CONFIRM, 0);
+	s->common.dst_cid = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_CID);
+	len = mrc_pkt_build(buf, MRC_PKT_PROBE, 0);
+	p = (struct mrc_probe_hdr *)buf;
+	p->reserved = cpu_to_be16(1);
 	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
 			MRC_HDR_BAD_FIELD);
 }

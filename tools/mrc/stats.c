@@ -67,6 +67,11 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EVENTS_SUPPRESSED]	= "events_suppressed",
 	[MRC_A_STATS_DROP_BAD_ADDR]	= "drop_bad_addr",
 	[MRC_A_STATS_SPURIOUS_RETRANS]	= "spurious_retrans",
+	[MRC_A_STATS_OUT_CONFIRM]	= "out_confirm",
+	[MRC_A_STATS_DROP_BAD_COOKIE]	= "drop_bad_cookie",
+	[MRC_A_STATS_DROP_OLD_CONFIRM]	= "drop_old_confirm",
+	[MRC_A_STATS_RST_CHALLENGED]	= "rst_challenged",
+	[MRC_A_STATS_OUT_RST_LIMITED]	= "out_rst_limited",
 };
 
 static void stats_usage(FILE *f)

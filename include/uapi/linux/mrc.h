@@ -239,7 +239,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_DROP_BAD_CID,	/* dropped: connection ids do not match the connection */
 	MRC_A_STATS_DROP_TOO_BIG,	/* dropped: message larger than max_msg_size */
 	MRC_A_STATS_DROP_BAD_FIELD,	/* dropped: reserved field set, port zero or wrong */
-	MRC_A_STATS_DROP_NO_LISTENER,	/* SYN dropped: nobody listens on the port (refused) */
+	MRC_A_STATS_DROP_NO_LISTENER,	/* SYN, CONFIRM: nobody listens on the port (refused) */
 	MRC_A_STATS_DROP_BACKLOG,	/* dropped: accept queue or socket backlog full */
 	MRC_A_STATS_DROP_NOMEM,	/* dropped: out of memory */
 	MRC_A_STATS_DROP_STATE,	/* dropped: not expected in the connection's state */
@@ -265,13 +265,13 @@ enum mrc_stats_attr {
 	MRC_A_STATS_LOST_TIME,		/* lost: outstanding too long */
 	MRC_A_STATS_LOST_RTO,		/* lost: retransmission timeout */
 	MRC_A_STATS_RTO,		/* retransmission timeouts */
-	MRC_A_STATS_SYN_RETRANS,	/* SYNs retransmitted */
-	MRC_A_STATS_SYN_REPEATED,	/* repeated SYN or SYNACK (one was lost) */
+	MRC_A_STATS_SYN_RETRANS,	/* SYNs and CONFIRMs retransmitted */
+	MRC_A_STATS_SYN_REPEATED,	/* repeated CONFIRM or SYNACK (one was lost) */
 	MRC_A_STATS_IDLE_PROBE,		/* probes of an idle connection's peer */
 	MRC_A_STATS_ZERO_WINDOW,	/* sender stopped by the peer's zero window */
 	MRC_A_STATS_WINDOW_UPDATE,	/* ACKs sent because reading opened the window */
 	MRC_A_STATS_CONN_OPENED,	/* connections opened by connect() */
-	MRC_A_STATS_CONN_ACCEPTED,	/* connections accepted from a SYN */
+	MRC_A_STATS_CONN_ACCEPTED,	/* connections made from a CONFIRM */
 	MRC_A_STATS_CONN_REFUSED,	/* connect() refused by the peer */
 	MRC_A_STATS_CONN_ABORTED,	/* connections aborted (reset, protocol error) */
 	MRC_A_STATS_CONN_TIMEDOUT,	/* connections that timed out */
@@ -290,6 +290,11 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EVENTS_SUPPRESSED,	/* EV state notifications not sent: rate limit */
 	MRC_A_STATS_DROP_BAD_ADDR,	/* dropped: not from the connection's peer address */
 	MRC_A_STATS_SPURIOUS_RETRANS,	/* a retransmitted packet arrived before */
+	MRC_A_STATS_OUT_CONFIRM,	/* CONFIRMs sent (handshake, third packet) */
+	MRC_A_STATS_DROP_BAD_COOKIE,	/* CONFIRM: cookie wrong or expired */
+	MRC_A_STATS_DROP_OLD_CONFIRM,	/* CONFIRM of a connection that ended */
+	MRC_A_STATS_RST_CHALLENGED,	/* RST outside the PSN window: dropped, probe sent */
+	MRC_A_STATS_OUT_RST_LIMITED,	/* RST replies not sent: rate limit */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

@@ -17,7 +17,7 @@
  *
  * -DMRC_FUZZ_SELFTEST=1 reads one byte past the datagram of an accepted
  * DATA packet whose payload does not start with 'a' (the seeds' payload
- * does); -DMRC_FUZZ_SELFTEST=2 makes the model forget that an ACK's
+ * does); -DMRC_FUZZ_SELFTEST=2 makes the model forget that a PROBE's
  * reserved field must be zero.  Neither is in the seeds and both must be
  * found within seconds: they show the harness can find bugs at all.
  */
@@ -36,8 +36,8 @@
 #define REF_COMMON_LEN	12
 #define REF_DATA_LEN	36
 #define REF_ACK_LEN	44
-#define REF_SYN_LEN	32
-#define REF_PROBE_LEN	20
+#define REF_SYN_LEN	40
+#define REF_PROBE_LEN	24
 
 #define REF_OFF_VERSION		0
 #define REF_OFF_TYPE		1
@@ -47,11 +47,12 @@
 #define REF_OFF_DATA_MSG_LEN	20
 #define REF_OFF_DATA_OFFSET	24
 #define REF_OFF_DATA_LEN	34
-#define REF_OFF_ACK_RESERVED	38
 #define REF_OFF_SYN_SRC_PORT	16
 #define REF_OFF_SYN_DST_PORT	18
 #define REF_OFF_SYN_UDP_PORT	20
 #define REF_OFF_SYN_RESERVED	22
+#define REF_OFF_SYN_ECHO_TSVAL	32
+#define REF_OFF_SYN_MAX_MSG	36
 #define REF_OFF_PROBE_RESERVED	18
 
 /* Receiver limits the selector byte chooses from: the edges, the default
@@ -101,6 +102,7 @@ static unsigned int ref_hdr_len(u8 type)
 		return REF_ACK_LEN;
 	case 3:	/* SYN */
 	case 4:	/* SYNACK */
+	case 7:	/* CONFIRM */
 		return REF_SYN_LEN;
 	case 5:	/* RST */
 	case 6:	/* PROBE */
@@ -138,7 +140,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 1)
+	if (p[REF_OFF_VERSION] != 2)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -180,26 +182,31 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
 		break;
 	case 2:
+		/* the last 16 bits are the ACK's sequence: any value */
 		if (len != hlen)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
-		if (get16(p, REF_OFF_ACK_RESERVED) && MRC_FUZZ_SELFTEST != 2)
-			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 		break;
 	case 3:
 	case 4:
+	case 7:
 		if (len != hlen)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
 		if (get16(p, REF_OFF_SYN_RESERVED) ||
 		    !get16(p, REF_OFF_SYN_SRC_PORT) ||
 		    !get16(p, REF_OFF_SYN_DST_PORT) ||
-		    !get16(p, REF_OFF_SYN_UDP_PORT))
+		    !get16(p, REF_OFF_SYN_UDP_PORT) ||
+		    !get32(p, REF_OFF_SYN_MAX_MSG))
+			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+		/* a SYN echoes no timestamp */
+		if (type == 3 && get32(p, REF_OFF_SYN_ECHO_TSVAL))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 		break;
 	case 5:
 	case 6:
 		if (len != hlen)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
-		if (get16(p, REF_OFF_PROBE_RESERVED))
+		if (get16(p, REF_OFF_PROBE_RESERVED) &&
+		    (type == 5 || MRC_FUZZ_SELFTEST != 2))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 		break;
 	}
@@ -210,8 +217,8 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 1);
-	BUILD_BUG_ON(__MRC_PKT_MAX != 7);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 2);
+	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
 		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008);
@@ -223,8 +230,6 @@ static void ref_layout(void)
 	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, offset) !=
 		     REF_OFF_DATA_OFFSET);
 	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, len) != REF_OFF_DATA_LEN);
-	BUILD_BUG_ON(offsetof(struct mrc_ack_hdr, reserved) !=
-		     REF_OFF_ACK_RESERVED);
 	BUILD_BUG_ON(offsetof(struct mrc_syn_hdr, src_port) !=
 		     REF_OFF_SYN_SRC_PORT);
 	BUILD_BUG_ON(offsetof(struct mrc_syn_hdr, dst_port) !=
@@ -233,6 +238,10 @@ static void ref_layout(void)
 		     REF_OFF_SYN_UDP_PORT);
 	BUILD_BUG_ON(offsetof(struct mrc_syn_hdr, reserved) !=
 		     REF_OFF_SYN_RESERVED);
+	BUILD_BUG_ON(offsetof(struct mrc_syn_hdr, echo_tsval) !=
+		     REF_OFF_SYN_ECHO_TSVAL);
+	BUILD_BUG_ON(offsetof(struct mrc_syn_hdr, max_msg) !=
+		     REF_OFF_SYN_MAX_MSG);
 	BUILD_BUG_ON(offsetof(struct mrc_probe_hdr, reserved) !=
 		     REF_OFF_PROBE_RESERVED);
 	BUILD_BUG_ON(sizeof(struct mrc_hdr) != REF_COMMON_LEN);

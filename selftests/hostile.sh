@@ -1,0 +1,214 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Hostile and unlucky peers (the hardening issue): a listener whose lock
+# is always owned, a handshake that needs the listener's cookie, old
+# duplicates of a finished handshake, and a local user without privileges
+# who knows a connection's ids and tries to reset, inject into and starve
+# it through a plain UDP socket.  Each part failed on the code before the
+# three-way handshake and the RST check (wire version 1).
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+mrc_pair || { mrc_fail "pair topology"; mrc_done; }
+
+PEER=$MRC_SELFTESTS/mrc_peer.py
+CONNS=$MRC_SELFTESTS/mrc_conns
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+tmp=$(mktemp -d)
+# the unprivileged user keeps its CONFIRM there
+chmod 0777 "$tmp"
+
+# stat_delta NS NAME BEFORE: how much a counter moved since BEFORE
+stat_delta() {
+	echo $(($(mrc_stat "$1" "$2") - $3))
+}
+
+# as_nobody NS CMD...: CMD in namespace NS as an unprivileged user
+as_nobody() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "${NOBODY[@]}" "$@"
+}
+
+# 1. Busy listener.  A thread owns the listener's socket lock (getsockopt
+# in a loop) while 200 connections are made over the veth.  Before, SYNs
+# went to the listener's backlog and were processed by release_sock with
+# BH enabled, taking a child's lock and transmitting under it; the peer's
+# answer, processed on the same CPU, spun on that lock for ever.
+out=$(timeout 180 "$CONNS" -B -q -n 200 "$MRC_H1" "$MRC_H2" \
+	"$MRC_H2_ADDR4" 7100 </dev/null 2>"$tmp/busy.err")
+rc=$?
+case "$rc:$out" in
+"0:ready 200 "*) mrc_ok "200 connections to a listener whose lock is always owned" ;;
+*) mrc_fail "200 connections to a listener whose lock is always owned" \
+	"exit $rc, '$out', $(tr '\n' ' ' <"$tmp/busy.err")" ;;
+esac
+if grep -q "[1-9][0-9]* getsockopt calls" "$tmp/busy.err"; then
+	mrc_ok "the listener was busy meanwhile"
+else
+	mrc_fail "the listener was busy meanwhile" "$(cat "$tmp/busy.err")"
+fi
+
+# 2. The handshake by hand, as an unprivileged user with a UDP socket.
+# A listener that never accepts, on h2.
+ip netns exec "$MRC_H2" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(("0.0.0.0", 7200))
+s.listen(1000)
+print("listening", flush=True)
+time.sleep(600)' >"$tmp/listen.out" 2>&1 &
+mrc_pids+=("$!")
+for _ in $(seq 100); do
+	grep -q listening "$tmp/listen.out" 2>/dev/null && break
+	sleep 0.1
+done
+
+acc0=$(mrc_stat "$MRC_H2" conn_accepted)
+abt0=$(mrc_stat "$MRC_H2" conn_aborted)
+out=$(as_nobody "$MRC_H1" python3 "$PEER" handshake --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200 --save "$tmp/confirm" --reset 2>&1)
+case "$out" in
+cid=*) mrc_ok "SYN, SYNACK, CONFIRM and the first ACK by hand" ;;
+*) mrc_fail "SYN, SYNACK, CONFIRM and the first ACK by hand" "$out" ;;
+esac
+mrc_expect_eq "the CONFIRM made one connection" 1 \
+	"$(stat_delta "$MRC_H2" conn_accepted "$acc0")"
+mrc_expect_eq "an RST naming its first PSN aborted it" 1 \
+	"$(stat_delta "$MRC_H2" conn_aborted "$abt0")"
+
+# A delayed duplicate of that CONFIRM, while its cookie is still valid,
+# must not make the connection again.
+old0=$(mrc_stat "$MRC_H2" drop_old_confirm)
+acc0=$(mrc_stat "$MRC_H2" conn_accepted)
+as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
+sleep 0.5
+mrc_expect_eq "a replayed CONFIRM is an old duplicate (drop_old_confirm)" 1 \
+	"$(stat_delta "$MRC_H2" drop_old_confirm "$old0")"
+mrc_expect_eq "a replayed CONFIRM makes no connection" 0 \
+	"$(stat_delta "$MRC_H2" conn_accepted "$acc0")"
+
+# CONFIRMs with made-up cookies make nothing and get no answer.
+bad0=$(mrc_stat "$MRC_H2" drop_bad_cookie)
+rst0=$(mrc_stat "$MRC_H2" out_rst)
+as_nobody "$MRC_H1" python3 "$PEER" forge-confirm --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200 --count 20 >/dev/null
+sleep 0.5
+mrc_expect_eq "forged cookies are dropped (drop_bad_cookie)" 20 \
+	"$(stat_delta "$MRC_H2" drop_bad_cookie "$bad0")"
+mrc_expect_eq "forged cookies make no connection" 0 \
+	"$(stat_delta "$MRC_H2" conn_accepted "$acc0")"
+mrc_expect_eq "forged cookies are not answered" 0 \
+	"$(stat_delta "$MRC_H2" out_rst "$rst0")"
+
+# SYNs alone cost the listener a SYNACK each and nothing else.
+syn0=$(mrc_stat "$MRC_H2" out_synack)
+out=$(as_nobody "$MRC_H1" python3 -c '
+import os, socket, struct, sys
+sys.path.insert(0, sys.argv[1])
+from mrc_inject import syn
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[2], 0))
+for i in range(100):
+    s.sendto(syn(0, 0x1000 + i, 7, 7200, s.getsockname()[1], isn=i),
+             (sys.argv[3], 4797))
+print("sent=100")' "$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
+sleep 0.5
+mrc_expect_eq "100 SYNs sent" "sent=100" "$out"
+mrc_expect_eq "100 SYNs get 100 SYNACKs" 100 \
+	"$(stat_delta "$MRC_H2" out_synack "$syn0")"
+mrc_expect_eq "100 SYNs make no connection" 0 \
+	"$(stat_delta "$MRC_H2" conn_accepted "$acc0")"
+
+# 3. An unprivileged local user against a connection between two sockets
+# of this host (both ends on h2's loopback): it can send from the peer's
+# address, so only what it does not know protects the connection.  It is
+# given the ids (as if it had guessed them), not the PSNs.
+coproc CONNS_P { ip netns exec "$MRC_H2" "$CONNS" -n 1 - - 127.0.0.1 7300 2>&1; }
+info=
+while IFS= read -r -t 60 line <&"${CONNS_P[0]}"; do
+	[ "$line" = end ] && break
+	case "$line" in
+	'{'*) info+="$line"$'\n' ;;
+	esac
+done
+field() {
+	echo "$info" | jq -r --arg s "$1" --arg k "$2" \
+		'select(.side == $s) | .[$k]' | head -n 1
+}
+scid=$(field server local_cid)
+speer=$(field server peer_cid)
+if [ -z "$scid" ] || [ "$scid" = null ]; then
+	mrc_fail "a connection over h2's loopback" "$info"
+else
+	mrc_ok "a connection over h2's loopback"
+	chl0=$(mrc_stat "$MRC_H2" rst_challenged)
+	abt0=$(mrc_stat "$MRC_H2" conn_aborted)
+	out=$(as_nobody "$MRC_H2" python3 "$PEER" attack --src 127.0.0.1 \
+		--dst 127.0.0.1 --cid "$scid" --peer "$speer" --count 50 \
+		--avoid "$(field server snd_una)" "$(field server snd_nxt)" \
+		"$(field server rcv_nxt)" 2>&1)
+	mrc_expect_eq "the attacker sent its 200 packets" "sent=200" "$out"
+	out=$(as_nobody "$MRC_H2" python3 "$PEER" attack --src 127.0.0.1 \
+		--dst 127.0.0.1 --cid "$(field client local_cid)" \
+		--peer "$(field client peer_cid)" --count 50 \
+		--avoid "$(field client snd_una)" "$(field client snd_nxt)" \
+		"$(field client rcv_nxt)" 2>&1)
+	mrc_expect_eq "and 200 at the other end" "sent=200" "$out"
+	mrc_expect_eq "its RSTs are challenged (rst_challenged)" 100 \
+		"$(stat_delta "$MRC_H2" rst_challenged "$chl0")"
+	mrc_expect_eq "no connection was aborted" 0 \
+		"$(stat_delta "$MRC_H2" conn_aborted "$abt0")"
+	echo "xfer 500" >&"${CONNS_P[1]}"
+	res=
+	while IFS= read -r -t 120 line <&"${CONNS_P[0]}"; do
+		[ "$line" = end ] && break
+		res+="$line "
+	done
+	mrc_expect_eq "500 messages each way arrive intact afterwards" \
+		"xfer ok " "$res"
+	echo "big 4000000" >&"${CONNS_P[1]}"
+	res=
+	while IFS= read -r -t 120 line <&"${CONNS_P[0]}"; do
+		[ "$line" = end ] && break
+		res+="$line "
+	done
+	mrc_expect_eq "and a 4 MB message" "big ok " "$res"
+fi
+if [ -n "${CONNS_P[1]:-}" ]; then
+	echo quit >&"${CONNS_P[1]}"
+fi
+wait "$CONNS_P_PID" 2>/dev/null
+
+# 4. The largest message is announced in the handshake: a message larger
+# than the peer's limit fails at sendmsg(), not by a timeout later.
+mrc -n "$MRC_H2" config set max_msg_size 100000 >/dev/null
+coproc BIG_P { "$CONNS" -q -n 1 "$MRC_H1" "$MRC_H2" \
+	"$MRC_H2_ADDR4" 7400 2>&1; }
+conns_answer() {
+	local line res=
+	while IFS= read -r -t 60 line <&"${BIG_P[0]}"; do
+		[ "$line" = end ] && break
+		case "$line" in
+		ready*) ;;
+		*) res+="$line " ;;
+		esac
+	done
+	echo "$res"
+}
+echo "big 200000" >&"${BIG_P[1]}"
+mrc_expect_eq "a message above the peer's max_msg_size: EMSGSIZE at once" \
+	"big EMSGSIZE " "$(conns_answer)"
+echo "big 100000" >&"${BIG_P[1]}"
+mrc_expect_eq "a message at the peer's max_msg_size is delivered" \
+	"big ok " "$(conns_answer)"
+if [ -n "${BIG_P[1]:-}" ]; then
+	echo quit >&"${BIG_P[1]}"
+fi
+wait "$BIG_P_PID" 2>/dev/null
+
+rm -rf "$tmp"
+mrc_done

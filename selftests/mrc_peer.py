@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""mrc_peer: an mrc peer, or an attacker, made of one plain UDP socket.
+
+    mrc_peer.py handshake --src A --dst B --port P [--save FILE] [--reset]
+    mrc_peer.py replay --src A --dst B FILE
+    mrc_peer.py forge-confirm --src A --dst B --port P [--count N]
+    mrc_peer.py attack --src A --dst B --cid C --peer C2 --avoid PSN...
+                       [--count N]
+
+Needs no privilege: everything goes through an ordinary UDP socket bound
+to A (any local address, the peer's too when both ends of the victim's
+connection are on this host), sent to B's encapsulation port (4797).
+
+handshake: the connecting side of the three-way handshake by hand: SYN,
+the listener's SYNACK, CONFIRM, and the first ACK of the connection the
+CONFIRM made.  Prints "cid=K isn=J" (the listener's connection id and
+first PSN).  --save writes the CONFIRM to FILE (hex) for "replay";
+--reset then aborts that connection with an RST naming its first PSN,
+which is in its send window.
+
+replay: send the datagram saved in FILE again, as a delayed duplicate.
+
+forge-confirm: CONFIRMs with made-up cookies for the listener on P.
+
+attack: what a local user who guessed connection C's ids (C is its local
+id, C2 its peer's) but not its sequence numbers can send: RSTs, DATA,
+zero-window ACKs and PROBEs, with random PSNs at least 2^20 away from
+every --avoid PSN (the caller passes the connection's snd_una, snd_nxt
+and rcv_nxt: a blind attacker would hit a window only by luck, once in
+about 2^22 tries, which a test cannot afford).  Prints "sent=N".
+
+Exits 1 with a message on stderr when an expected answer does not come.
+"""
+
+import argparse
+import os
+import random
+import socket
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the packet layouts, shared with the raw-socket injector
+from mrc_inject import (ACK, CONFIRM, DATA, PROBE, RST,  # noqa: E402
+                        SYNACK, U32, ack, data, probe, syn)
+
+ENCAP_PORT = 4797
+
+
+def open_sock(src, port=0):
+    fam = socket.AF_INET6 if ':' in src else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind((src, port))
+    s.settimeout(0.5)
+    return s
+
+
+def wait_for(s, dst, types, timeout=10.0):
+    """The next mrc datagram from dst of one of the types, or None."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            pkt, addr = s.recvfrom(2048)
+        except socket.timeout:
+            continue
+        if addr[0] != dst or len(pkt) < 12:
+            continue
+        if pkt[1] in types:
+            return pkt
+    return None
+
+
+def handshake(args):
+    s = open_sock(args.src)
+    udp_port = s.getsockname()[1]
+    my_cid = random.randrange(1, 1 << 32)
+    isn = random.randrange(0, 1 << 32)
+    sport = random.randrange(20000, 30000)
+    tsval = int(time.monotonic() * 1e6) & U32
+    pkt = syn(0, my_cid, sport, args.port, udp_port, isn=isn, tsval=tsval)
+    synack = None
+    for _ in range(5):
+        s.sendto(pkt, (args.dst, ENCAP_PORT))
+        synack = wait_for(s, args.dst, (SYNACK,), 2.0)
+        if synack:
+            break
+    if not synack:
+        sys.exit('mrc_peer: no SYNACK')
+    cid = struct.unpack_from('!I', synack, 8)[0]
+    peer_isn, t = struct.unpack_from('!I', synack, 12)[0], \
+        struct.unpack_from('!I', synack, 28)[0]
+    confirm = syn(cid, my_cid, sport, args.port, udp_port, typ=CONFIRM,
+                  isn=isn, echo=t, tsval=tsval + 1)
+    first = None
+    for _ in range(5):
+        s.sendto(confirm, (args.dst, ENCAP_PORT))
+        first = wait_for(s, args.dst, (ACK, DATA, PROBE), 2.0)
+        if first:
+            break
+    if not first:
+        sys.exit('mrc_peer: no answer to the CONFIRM')
+    if struct.unpack_from('!I', first, 8)[0] != cid:
+        sys.exit('mrc_peer: the answer is not from the cookie\'s id')
+    if args.save:
+        with open(args.save, 'w') as f:
+            f.write(confirm.hex() + '\n')
+    if args.reset:
+        s.sendto(probe(cid, my_cid, typ=RST, psn=peer_isn),
+                 (args.dst, ENCAP_PORT))
+    print('cid=%d isn=%d' % (cid, peer_isn), flush=True)
+    return 0
+
+
+def replay(args):
+    with open(args.file) as f:
+        pkt = bytes.fromhex(f.read().strip())
+    s = open_sock(args.src)
+    s.sendto(pkt, (args.dst, ENCAP_PORT))
+    print('sent=1', flush=True)
+    return 0
+
+
+def forge_confirm(args):
+    s = open_sock(args.src)
+    udp_port = s.getsockname()[1]
+    for _ in range(args.count):
+        s.sendto(syn(random.randrange(1, 1 << 32),
+                     random.randrange(1, 1 << 32), 20000, args.port,
+                     udp_port, typ=CONFIRM,
+                     isn=random.randrange(0, 1 << 32),
+                     echo=int(time.monotonic() * 1e6) & U32),
+                 (args.dst, ENCAP_PORT))
+    print('sent=%d' % args.count, flush=True)
+    return 0
+
+
+def far_psn(avoid):
+    while True:
+        psn = random.randrange(0, 1 << 32)
+        if all(min((psn - a) & U32, (a - psn) & U32) >= 1 << 20
+               for a in avoid):
+            return psn
+
+
+def attack(args):
+    s = open_sock(args.src)
+    n = 0
+    for i in range(args.count):
+        psn = far_psn(args.avoid)
+        for pkt in (probe(args.cid, args.peer, typ=RST, psn=psn),
+                    data(args.cid, args.peer, psn, 0, 10, 0, b'\xee' * 10),
+                    ack(args.cid, args.peer, psn, rwnd=0, seq=i + 1),
+                    probe(args.cid, args.peer, psn=psn)):
+            s.sendto(pkt, (args.dst, ENCAP_PORT))
+            n += 1
+        time.sleep(0.01)
+    print('sent=%d' % n, flush=True)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    h = sub.add_parser('handshake')
+    h.add_argument('--save')
+    h.add_argument('--reset', action='store_true')
+    h.add_argument('--port', type=int, required=True)
+    r = sub.add_parser('replay')
+    r.add_argument('file')
+    f = sub.add_parser('forge-confirm')
+    f.add_argument('--port', type=int, required=True)
+    f.add_argument('--count', type=int, default=10)
+    a = sub.add_parser('attack')
+    a.add_argument('--cid', type=int, required=True)
+    a.add_argument('--peer', type=int, required=True)
+    a.add_argument('--avoid', type=int, nargs='+', required=True)
+    a.add_argument('--count', type=int, default=50)
+    for p in (h, r, f, a):
+        p.add_argument('--src', required=True)
+        p.add_argument('--dst', required=True)
+    args = ap.parse_args()
+    return {'handshake': handshake, 'replay': replay,
+            'forge-confirm': forge_confirm, 'attack': attack}[args.cmd](args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
