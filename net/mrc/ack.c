@@ -42,13 +42,24 @@ void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi)
 	msk->in_flight++;
 }
 
+/**
+ * mrc_wmem_free() - free a packet of the send queue or the ring
+ * @sk: the connection, locked or unreachable
+ * @skb: the packet; the FIN marker was never charged to the pool
+ */
+void mrc_wmem_free(struct sock *sk, struct sk_buff *skb)
+{
+	sk_wmem_queued_add(sk, -skb->truesize);
+	if (!(mrc_cb(skb)->flags & MRC_CB_FIN))
+		sk_mem_uncharge(sk, skb->truesize);
+	__kfree_skb(skb);
+}
+
 /* Free a packet the peer has (cumulatively) acknowledged. */
 static void mrc_rtx_free(struct sock *sk, struct sk_buff *skb)
 {
 	mrc_ev_forget(skb);
-	sk_wmem_queued_add(sk, -skb->truesize);
-	sk_mem_uncharge(sk, skb->truesize);
-	__kfree_skb(skb);
+	mrc_wmem_free(sk, skb);
 }
 
 /**
@@ -73,11 +84,8 @@ void mrc_rtx_purge(struct sock *sk)
 	msk->in_flight = 0;
 	msk->lost_cnt = 0;
 	msk->bytes_out = 0;
-	while ((skb = __skb_dequeue(&sk->sk_write_queue))) {
-		sk_wmem_queued_add(sk, -skb->truesize);
-		sk_mem_uncharge(sk, skb->truesize);
-		__kfree_skb(skb);
-	}
+	while ((skb = __skb_dequeue(&sk->sk_write_queue)))
+		mrc_wmem_free(sk, skb);
 }
 
 /**
@@ -338,6 +346,8 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		mrc_rcv_ack_echo_ev(sk, a, in_window);
 
 	/* cumulative part: free what the peer has for good */
+	if (msk->snd_una != cum)
+		msk->progress_ns = now;
 	while (msk->snd_una != cum) {
 		rskb = msk->rtx[msk->snd_una % MRC_WIN_PKTS];
 		msk->rtx[msk->snd_una % MRC_WIN_PKTS] = NULL;
@@ -573,6 +583,14 @@ void mrc_timer_handle(struct sock *sk)
 		return;
 	}
 
+	/* an orphan whose data makes no progress (a peer that keeps its
+	 * window shut, or reads nothing) is given up like a silent peer
+	 */
+	if (msk->orphan_counted && now - msk->progress_ns >= limit) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_ORPHAN_ABORTED);
+		mrc_conn_abort(sk, ETIMEDOUT, true);
+		return;
+	}
 	if (msk->snd_una != msk->snd_nxt ||
 	    !skb_queue_empty(&sk->sk_write_queue)) {
 		/* data waits: only ACKs count as a sign of life */

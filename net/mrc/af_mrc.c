@@ -65,9 +65,16 @@ static int __init mrc_init(void)
 
 	mrc_wire_build_bug();
 
-	err = proto_register(&mrc_prot, 1);
+	err = mrc_mem_init();
 	if (err)
 		return err;
+	mrc_mem_proto_init(&mrc_prot);
+#if IS_ENABLED(CONFIG_IPV6)
+	mrc_mem_proto_init(&mrcv6_prot);
+#endif
+	err = proto_register(&mrc_prot, 1);
+	if (err)
+		goto err_mem;
 
 	err = mrc_pernet_register();
 	if (err)
@@ -93,6 +100,8 @@ err_pernet:
 	mrc_pernet_unregister();
 err_proto:
 	proto_unregister(&mrc_prot);
+err_mem:
+	mrc_mem_exit();
 	return err;
 }
 
@@ -104,6 +113,7 @@ static void __exit mrc_exit(void)
 	mrc_genl_unregister();
 	mrc_pernet_unregister();
 	proto_unregister(&mrc_prot);
+	mrc_mem_exit();
 }
 
 module_init(mrc_init);

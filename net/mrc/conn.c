@@ -473,6 +473,7 @@ void mrc_conn_done(struct sock *sk)
 		return;
 	}
 	/* orphaned by close(): drop the reference the socket kept */
+	mrc_orphan_done(sk);
 	mrc_rcv_purge(sk);
 	mrc_port_unbind(sk);
 	sock_put(sk);
@@ -794,6 +795,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 		err = -ENOBUFS;
 		goto err;
 	}
+	mrc_mem_sock_added(sk);
 	/* until then a copy of the CONFIRM could pass the cookie check */
 	child->cookie_end_ns = child->last_ack_ns +
 			       (u64)(MRC_COOKIE_LIFE_US - age_us) *

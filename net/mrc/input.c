@@ -149,6 +149,30 @@ static bool mrc_rcv_deliver(struct sock *sk, struct sk_buff *skb)
 	return true;
 }
 
+/* Room in the protocol's pool (and the memory cgroup) for @skb?  Over
+ * the pool's limit a connection still takes the packet it waits for in
+ * order, while less than mrc_rmem_min bytes wait to be read: otherwise
+ * connections whose unacknowledged data fills the pool would starve each
+ * other's receivers for ever.  Not for a socket charged to a memory
+ * cgroup, which cannot be charged by force here.
+ */
+static bool mrc_rmem_schedule(struct sock *sk, struct sk_buff *skb,
+			      bool in_order)
+{
+	int amt;
+
+	if (sk_rmem_schedule(sk, skb, skb->truesize))
+		return true;
+	if (!in_order || mrc_sk(sk)->rcv_queued >= mrc_mem_rmem_min() ||
+	    (mem_cgroup_sockets_enabled && sk->sk_memcg))
+		return false;
+	amt = sk_mem_pages(skb->truesize - sk->sk_forward_alloc);
+	/* to the shared counter: the per-CPU batch's limit is not exported */
+	atomic_long_add(amt, sk->sk_prot->memory_allocated);
+	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
+	return true;
+}
+
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 {
 	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
@@ -202,6 +226,13 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	    atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
 	    2 * (u32)READ_ONCE(sk->sk_rcvbuf)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_RCVBUF);
+		goto drop;
+	}
+	/* the protocol's pool and the memory cgroup must have room too */
+	if (!mrc_rmem_schedule(sk, skb, psn == msk->rcv_nxt)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
+		/* the window it carries tells the sender to stop */
+		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 		goto drop;
 	}
 

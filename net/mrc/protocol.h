@@ -162,6 +162,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @peer_max_msg: the largest message the peer accepts (handshake)
  * @challenge_ns: when the last challenge probe left (RST outside the
  *                window)
+ * @progress_ns: when snd_una last advanced (or the socket was orphaned)
+ * @orphan_counted: closed while data was still to deliver: counted in
+ *                  the protocol's orphans (mrc_orphan_count())
  * @ack_seq: sequence number of our next ACK
  * @peer_ack_seq: the newest ACK sequence number whose window we took
  * @timer: retransmission, probe and connection timeouts
@@ -237,6 +240,8 @@ struct mrc_sock {
 	u32			max_msg;
 	u32			peer_max_msg;
 	u64			challenge_ns;
+	u64			progress_ns;
+	bool			orphan_counted;
 	u16			ack_seq;
 	u16			peer_ack_seq;
 	struct hrtimer		timer;
@@ -396,6 +401,15 @@ bool mrc_net_port_denied(struct mrc_net *mn, const struct in6_addr *peer,
 int mrc_net_deny(struct mrc_net *mn, const struct in6_addr *peer,
 		 u16 port_min, u16 port_max, bool deny);
 
+/* mem.c */
+void mrc_mem_proto_init(struct proto *prot);
+int mrc_mem_init(void);
+void mrc_mem_exit(void);
+void mrc_mem_sock_added(struct sock *sk);
+int mrc_mem_rmem_min(void);
+bool mrc_orphan_add(struct sock *sk);
+void mrc_orphan_done(struct sock *sk);
+
 /* sock.c */
 extern const struct proto_ops mrc_inet_ops;
 extern const struct proto_ops mrc_inet6_ops;
@@ -475,6 +489,7 @@ void mrc_ev_probe_due(struct sock *sk, u64 now);
 void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns);
 void mrc_ev_changed(struct sock *sk, u16 evi, u8 old, u8 cause);
 void mrc_rtx_purge(struct sock *sk);
+void mrc_wmem_free(struct sock *sk, struct sk_buff *skb);
 void mrc_rtt_sample(struct sock *sk, u32 rtt_us);
 
 /* netlink.c */

@@ -65,6 +65,7 @@ static void mrc_write_space(struct sock *sk)
 static int mrc_sk_init(struct sock *sk)
 {
 	mrc_sock_init_fields(sk);
+	mrc_mem_sock_added(sk);
 	sk->sk_state = TCP_CLOSE;
 	sk->sk_write_space = mrc_write_space;
 	sock_set_flag(sk, SOCK_RCU_FREE);
@@ -453,15 +454,54 @@ nomem:
 	return -ENOBUFS;
 }
 
-static void mrc_queue_list(struct sock *sk, struct sk_buff_head *list)
+/* Charge a built message to the socket and the protocol's pool (and the
+ * memory cgroup) and queue it.  Over the pool's limit, wait as TCP does
+ * (sk_stream_wait_memory()): a while at random, up to the send timeout,
+ * for other sockets' memory to come back; then -EAGAIN.  The message
+ * stays built meanwhile; on an error the caller frees it.
+ */
+static int mrc_queue_list(struct sock *sk, struct sk_buff_head *list,
+			  long *timeo)
 {
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sk_buff *skb;
+	int size = 0, err = 0;
 
+	skb_queue_walk(list, skb)
+		size += skb->truesize;
+	if (!sk_wmem_schedule(sk, size)) {
+		add_wait_queue(sk_sleep(sk), &wait);
+		while (!sk_wmem_schedule(sk, size)) {
+			long pause = min_t(long, *timeo,
+					   2 + get_random_u32_below(HZ / 5));
+
+			if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
+				err = -EPIPE;
+				break;
+			}
+			if (!*timeo) {
+				err = -EAGAIN;
+				break;
+			}
+			if (signal_pending(current)) {
+				err = sock_intr_errno(*timeo);
+				break;
+			}
+			*timeo -= pause;
+			sk_wait_event(sk, &pause, sk->sk_err ||
+				      (sk->sk_shutdown & SEND_SHUTDOWN), &wait);
+			*timeo += pause;
+		}
+		remove_wait_queue(sk_sleep(sk), &wait);
+		if (err)
+			return err;
+	}
 	skb_queue_walk(list, skb) {
 		sk_wmem_queued_add(sk, skb->truesize);
 		sk_mem_charge(sk, skb->truesize);
 	}
 	skb_queue_splice_tail_init(list, &sk->sk_write_queue);
+	return 0;
 }
 
 static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
@@ -516,7 +556,11 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	err = mrc_build_message(sk, msg, len, &list);
 	if (err)
 		goto out;
-	mrc_queue_list(sk, &list);
+	err = mrc_queue_list(sk, &list, &timeo);
+	if (err) {
+		__skb_queue_purge(&list);
+		goto out;
+	}
 	msk->snd_msg_id++;
 	mrc_push(sk);
 	err = len;
@@ -762,8 +806,10 @@ static void mrc_queue_fin(struct sock *sk)
 	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
 	mrc_cb(skb)->msg_id = msk->snd_msg_id;
 	mrc_cb(skb)->flags = MRC_CB_FIN;
+	/* one small packet per connection, which close() cannot fail to
+	 * queue: counted in the socket's queue, not in the pool
+	 */
 	sk_wmem_queued_add(sk, skb->truesize);
-	sk_mem_charge(sk, skb->truesize);
 	__skb_queue_tail(&sk->sk_write_queue, skb);
 	msk->fin_queued = true;
 	if (sk->sk_state == TCP_ESTABLISHED)
@@ -860,6 +906,11 @@ static void mrc_close(struct sock *sk, long timeout)
 		 * the connection timeout; mrc_conn_done() frees it
 		 */
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_CONN_ORPHANED);
+		if (!mrc_orphan_add(sk)) {
+			MRC_INC_STATS(mrc_sk_pernet(sk),
+				      MRC_MIB_ORPHAN_ABORTED);
+			mrc_conn_abort(sk, ECONNRESET, true);
+		}
 		release_sock(sk);
 	}
 	sock_put(sk);

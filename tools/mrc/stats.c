@@ -72,6 +72,8 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_DROP_OLD_CONFIRM]	= "drop_old_confirm",
 	[MRC_A_STATS_RST_CHALLENGED]	= "rst_challenged",
 	[MRC_A_STATS_OUT_RST_LIMITED]	= "out_rst_limited",
+	[MRC_A_STATS_DROP_MEM]		= "drop_mem",
+	[MRC_A_STATS_ORPHAN_ABORTED]	= "orphan_aborted",
 };
 
 static void stats_usage(FILE *f)

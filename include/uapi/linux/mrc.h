@@ -295,6 +295,8 @@ enum mrc_stats_attr {
 	MRC_A_STATS_DROP_OLD_CONFIRM,	/* CONFIRM of a connection that ended */
 	MRC_A_STATS_RST_CHALLENGED,	/* RST outside the PSN window: dropped, probe sent */
 	MRC_A_STATS_OUT_RST_LIMITED,	/* RST replies not sent: rate limit */
+	MRC_A_STATS_DROP_MEM,		/* data dropped: protocol or memcg memory limit */
+	MRC_A_STATS_ORPHAN_ABORTED,	/* orphans reset: over max_orphans or stuck */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

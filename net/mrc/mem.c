@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mrc memory: the protocol-wide pool every socket's send and receive
+ * memory is charged to (as tcp_mem is TCP's, charged to the memory cgroup
+ * as well), its sysctls under net.mrc, and the count of orphans.
+ */
+#include <linux/mm.h>
+#include <linux/percpu_counter.h>
+#include <linux/sysctl.h>
+#include <net/inet_common.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/* net.mrc.mem: pages; below [0] no pressure, above [1] pressure, above
+ * [2] no more allocations (only each socket's minimum, mrc_rmem_min).
+ */
+static long sysctl_mrc_mem[3];
+/* net.mrc.max_orphans */
+static int sysctl_mrc_max_orphans;
+
+static atomic_long_t mrc_memory_allocated;
+static DEFINE_PER_CPU(int, mrc_memory_per_cpu_fw_alloc);
+static struct percpu_counter mrc_sockets_allocated;
+static struct percpu_counter mrc_orphans;
+static unsigned long mrc_memory_pressure;
+
+/* Each socket may always hold this much, under pressure or over the
+ * limit: one packet of the largest MTU, so that a connection still makes
+ * progress, slowly.
+ */
+static int mrc_rmem_min = 4 * PAGE_SIZE;
+static int mrc_wmem_min = 4 * PAGE_SIZE;
+
+static struct ctl_table_header *mrc_sysctl_header;
+
+/**
+ * mrc_mem_rmem_min() - what each socket may always receive
+ *
+ * Return: bytes.
+ */
+int mrc_mem_rmem_min(void)
+{
+	return mrc_rmem_min;
+}
+
+static struct ctl_table mrc_sysctl_table[] = {
+	{
+		.procname	= "mem",
+		.data		= &sysctl_mrc_mem,
+		.maxlen		= sizeof(sysctl_mrc_mem),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
+	{
+		.procname	= "max_orphans",
+		.data		= &sysctl_mrc_max_orphans,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+	},
+	{ }
+};
+
+static void mrc_enter_memory_pressure(struct sock *sk)
+{
+	if (!READ_ONCE(mrc_memory_pressure))
+		WRITE_ONCE(mrc_memory_pressure, 1);
+}
+
+static void mrc_leave_memory_pressure(struct sock *sk)
+{
+	if (READ_ONCE(mrc_memory_pressure))
+		WRITE_ONCE(mrc_memory_pressure, 0);
+}
+
+/**
+ * mrc_mem_proto_init() - give a protocol the pool's accounting
+ * @prot: mrc_prot or mrcv6_prot, before proto_register()
+ *
+ * Both families share one pool, as TCP's do.
+ */
+void mrc_mem_proto_init(struct proto *prot)
+{
+	prot->memory_allocated = &mrc_memory_allocated;
+	prot->per_cpu_fw_alloc = &mrc_memory_per_cpu_fw_alloc;
+	prot->sockets_allocated = &mrc_sockets_allocated;
+	prot->memory_pressure = &mrc_memory_pressure;
+	prot->enter_memory_pressure = mrc_enter_memory_pressure;
+	prot->leave_memory_pressure = mrc_leave_memory_pressure;
+	prot->sysctl_mem = sysctl_mrc_mem;
+	prot->sysctl_rmem = &mrc_rmem_min;
+	prot->sysctl_wmem = &mrc_wmem_min;
+}
+
+/**
+ * mrc_mem_init() - the pool's defaults, counters and sysctls
+ *
+ * The defaults follow TCP's rule (tcp_init_mem()): from 1/16 of the
+ * memory free for buffers, pressure at 1/12 and the limit at 1/8.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_mem_init(void)
+{
+	unsigned long base = max(nr_free_buffer_pages() / 16, 128UL);
+	int err;
+
+	sysctl_mrc_mem[0] = base;
+	sysctl_mrc_mem[1] = base / 3 * 4;
+	sysctl_mrc_mem[2] = base * 2;
+	sysctl_mrc_max_orphans = 65536;
+	err = percpu_counter_init(&mrc_sockets_allocated, 0, GFP_KERNEL);
+	if (err)
+		return err;
+	err = percpu_counter_init(&mrc_orphans, 0, GFP_KERNEL);
+	if (err)
+		goto err_sockets;
+	mrc_sysctl_header = register_net_sysctl(&init_net, "net/mrc",
+						mrc_sysctl_table);
+	if (!mrc_sysctl_header) {
+		err = -ENOMEM;
+		goto err_orphans;
+	}
+	return 0;
+
+err_orphans:
+	percpu_counter_destroy(&mrc_orphans);
+err_sockets:
+	percpu_counter_destroy(&mrc_sockets_allocated);
+	return err;
+}
+
+/**
+ * mrc_mem_exit() - undo mrc_mem_init(); no socket is left
+ */
+void mrc_mem_exit(void)
+{
+	unregister_net_sysctl_table(mrc_sysctl_header);
+	percpu_counter_destroy(&mrc_orphans);
+	percpu_counter_destroy(&mrc_sockets_allocated);
+}
+
+/* sk_destruct of every mrc socket: the socket leaves the count. */
+static void mrc_sock_destruct(struct sock *sk)
+{
+	percpu_counter_dec(&mrc_sockets_allocated);
+	inet_sock_destruct(sk);
+}
+
+/**
+ * mrc_mem_sock_added() - a socket (or a listener's child) is counted
+ * @sk: the new socket
+ */
+void mrc_mem_sock_added(struct sock *sk)
+{
+	percpu_counter_inc(&mrc_sockets_allocated);
+	sk->sk_destruct = mrc_sock_destruct;
+}
+
+/**
+ * mrc_orphan_add() - a closed socket goes on delivering on its own
+ * @sk: the connection, locked
+ *
+ * Return: false when there are already net.mrc.max_orphans orphans: the
+ * caller resets the connection instead.
+ */
+bool mrc_orphan_add(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (percpu_counter_read_positive(&mrc_orphans) >=
+	    READ_ONCE(sysctl_mrc_max_orphans))
+		return false;
+	percpu_counter_inc(&mrc_orphans);
+	msk->orphan_counted = true;
+	msk->progress_ns = mrc_now_ns();
+	return true;
+}
+
+/**
+ * mrc_orphan_done() - an orphan's connection is over
+ * @sk: the connection, locked or unreachable
+ */
+void mrc_orphan_done(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (!msk->orphan_counted)
+		return;
+	msk->orphan_counted = false;
+	percpu_counter_dec(&mrc_orphans);
+}
