@@ -269,8 +269,9 @@ int mrc_nl_join_events(struct mrc_nl *nl)
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->events_group,
 				  sizeof(nl->events_group)) < 0) {
-		fprintf(stderr, "mrc: cannot join the \"%s\" multicast group: %s\n",
-			MRC_GENL_MCGRP_EVENTS, strerror(errno));
+		fprintf(stderr, "mrc: cannot join the \"%s\" multicast group: %s%s\n",
+			MRC_GENL_MCGRP_EVENTS, strerror(errno),
+			errno == EPERM ? " (it needs CAP_NET_ADMIN)" : "");
 		return MRC_EXIT_SYSTEM;
 	}
 	return MRC_EXIT_OK;
