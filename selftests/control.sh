@@ -1027,6 +1027,9 @@ part_10() {
 		>"$tmp/vis-own-path.json"
 	jcheck "nobody: path show of its own connection lists its EVs" \
 		"length > 0 and all(.cid == $(jq '.[0]' <<<"$ocids"))" "$tmp/vis-own-path.json"
+	asnobody "$H1" "$MRC_TOOL" -j path show >"$tmp/vis-own-paths.json"
+	jcheck "nobody: path show (every connection) lists the EVs of its own connections only" \
+		"length > 0 and (map(.cid) | unique) == $ocids" "$tmp/vis-own-paths.json"
 	conn_json "$H1" "$tmp/vis-root2.json"
 	jcheck "root sees the ids of every connection, nobody's too" \
 		"all(.[]; has(\"local_cid\")) and
