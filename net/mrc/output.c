@@ -205,6 +205,8 @@ static struct sk_buff *mrc_alloc_ctl(unsigned int len)
  */
 static struct sk_buff *mrc_data_clone(struct sk_buff *skb)
 {
+	if (mrc_fault_xmit_clone())
+		return NULL;
 	if (unlikely(skb_cloned(skb)))
 		return pskb_copy(skb, GFP_ATOMIC);
 	return skb_clone(skb, GFP_ATOMIC);

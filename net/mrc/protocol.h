@@ -419,10 +419,25 @@ void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
 void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		   enum mrc_mib_field why);
 
-/* Checks of invariants a bug, not a peer, would break: compiled out
- * unless CONFIG_DEBUG_NET.
+/* fault.c: test builds only (MRC_FAULT_INJECT=1); false otherwise */
+#ifdef MRC_FAULT_INJECT
+bool mrc_fault_xmit_clone(void);
+#else
+static inline bool mrc_fault_xmit_clone(void)
+{
+	return false;
+}
+#endif
+
+/* Checks of invariants a bug, not a peer, would break: warnings in test
+ * builds, whose kernel log the VM's console checker reads; otherwise
+ * compiled out unless CONFIG_DEBUG_NET.
  */
+#ifdef MRC_FAULT_INJECT
+#define MRC_DEBUG_WARN_ON_ONCE(cond)	WARN_ON_ONCE(cond)
+#else
 #define MRC_DEBUG_WARN_ON_ONCE(cond)	DEBUG_NET_WARN_ON_ONCE(cond)
+#endif
 
 /* path.c */
 u16 mrc_ev_pick(struct sock *sk, u16 avoid);
