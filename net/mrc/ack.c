@@ -11,14 +11,43 @@
 #include "psn.h"
 #include "trace.h"
 
-/* Unlink a packet from its EV's list of outstanding transmissions. */
-static void mrc_ev_forget(struct sk_buff *skb)
+/**
+ * mrc_rtx_set_state() - move a packet of the retransmission ring to a state
+ * @sk: the connection, locked
+ * @skb: the packet
+ * @state: MRC_CB_IN_FLIGHT (on the EV in its cb->evi), MRC_CB_LOST,
+ *         MRC_CB_SACKED, or 0 (it leaves the ring)
+ *
+ * The one place that changes in_flight and lost_cnt: each counts the
+ * packets whose state bit is set, and a packet has at most one, so no
+ * sequence of transitions can count a packet twice or uncount one that
+ * was not counted.  A packet in flight is on its EV's outstanding list;
+ * it is taken off when it leaves that state, and put on the list of its
+ * new EV when it is sent again while in flight.
+ */
+void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 {
+	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
+	u8 old = cb->flags & MRC_CB_STATE;
 
-	if (cb->flags & MRC_CB_ON_EV) {
+	MRC_DEBUG_WARN_ON_ONCE(hweight8(old) > 1 || hweight8(state) > 1 ||
+			       state & ~MRC_CB_STATE);
+	if (old == MRC_CB_IN_FLIGHT) {
+		MRC_DEBUG_WARN_ON_ONCE(!msk->in_flight);
 		list_del(&cb->ev_node);
-		cb->flags &= ~MRC_CB_ON_EV;
+		msk->in_flight--;
+	} else if (old == MRC_CB_LOST) {
+		MRC_DEBUG_WARN_ON_ONCE(!msk->lost_cnt);
+		msk->lost_cnt--;
+	}
+	cb->flags = (cb->flags & ~MRC_CB_STATE) | state;
+	if (state == MRC_CB_IN_FLIGHT) {
+		list_add_tail(&cb->ev_node,
+			      &msk->evset.evs[cb->evi].outstanding);
+		msk->in_flight++;
+	} else if (state == MRC_CB_LOST) {
+		msk->lost_cnt++;
 	}
 }
 
@@ -31,21 +60,16 @@ static void mrc_ev_forget(struct sk_buff *skb)
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_skb_cb *cb = mrc_cb(skb);
-	struct mrc_ev *ev = &msk->evset.evs[evi];
 
-	mrc_ev_forget(skb);
-	cb->evi = evi;
-	list_add_tail(&cb->ev_node, &ev->outstanding);
-	cb->flags |= MRC_CB_ON_EV;
-	ev->sent++;
-	msk->in_flight++;
+	mrc_cb(skb)->evi = evi;
+	mrc_rtx_set_state(sk, skb, MRC_CB_IN_FLIGHT);
+	msk->evset.evs[evi].sent++;
 }
 
 /* Free a packet the peer has (cumulatively) acknowledged. */
 static void mrc_rtx_free(struct sock *sk, struct sk_buff *skb)
 {
-	mrc_ev_forget(skb);
+	mrc_rtx_set_state(sk, skb, 0);
 	sk_wmem_queued_add(sk, -skb->truesize);
 	sk_mem_uncharge(sk, skb->truesize);
 	__kfree_skb(skb);
@@ -69,6 +93,8 @@ void mrc_rtx_purge(struct sock *sk)
 				mrc_rtx_free(sk, skb);
 		}
 	}
+	/* the ring held every packet the counters count */
+	MRC_DEBUG_WARN_ON_ONCE(msk->in_flight || msk->lost_cnt);
 	msk->snd_una = msk->snd_nxt;
 	msk->in_flight = 0;
 	msk->lost_cnt = 0;
@@ -123,12 +149,9 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 
-	if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+	if (!(cb->flags & MRC_CB_IN_FLIGHT))
 		return;
-	mrc_ev_forget(skb);
-	cb->flags |= MRC_CB_LOST;
-	msk->lost_cnt++;
-	msk->in_flight--;
+	mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
 	msk->stats.lost++;
 	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
@@ -153,7 +176,7 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 	 * missing in this ACK: within the SACK range) is lost, and the EV
 	 * with it.
 	 */
-	if (cb->flags & MRC_CB_ON_EV) {
+	if (cb->flags & MRC_CB_IN_FLIGHT) {
 		list_for_each_entry_safe(ecb, tmp, &ev->outstanding, ev_node) {
 			if (ecb == cb)
 				break;
@@ -166,15 +189,8 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 		ev->acked++;
 		ev->suspect = 0;
 	}
-	mrc_ev_forget(skb);
-	if (cb->flags & MRC_CB_LOST) {
-		/* it arrived after all: no retransmission needed */
-		cb->flags &= ~MRC_CB_LOST;
-		msk->lost_cnt--;
-	} else {
-		msk->in_flight--;
-	}
-	cb->flags |= MRC_CB_SACKED;
+	/* if it was judged lost, it arrived after all: no retransmission */
+	mrc_rtx_set_state(sk, skb, MRC_CB_SACKED);
 	if (cb->sent_ns > msk->rack_sent_ns)
 		msk->rack_sent_ns = cb->sent_ns;
 	if (lost)
@@ -215,7 +231,7 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		if (!skb)
 			continue;
 		cb = mrc_cb(skb);
-		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+		if (!(cb->flags & MRC_CB_IN_FLIGHT))
 			continue;
 		/* a path with a queue of its own is slower than the others:
 		 * its packets get its own RTT before they count as lost
@@ -347,10 +363,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
 			u16 evi = mrc_cb(rskb)->evi;
 
-			if (mrc_cb(rskb)->flags & MRC_CB_LOST)
-				msk->lost_cnt--;
-			else
-				msk->in_flight--;
 			msk->evset.evs[evi].acked++;
 			msk->evset.evs[evi].suspect = 0;
 			mrc_ev_answered(sk, evi, mrc_cb(rskb)->sent_ns);
@@ -444,8 +456,7 @@ static void mrc_rto_fire(struct sock *sk)
 	 */
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb && !(mrc_cb(skb)->flags &
-			     (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
 		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
 			oldest = skb;
 	}
@@ -499,13 +510,18 @@ static u64 mrc_timer_conn_deadline(struct sock *sk)
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
 		/* lost ones wait for the window, they are not in flight */
-		if (skb &&
-		    !(mrc_cb(skb)->flags & (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
 		    (!oldest || mrc_cb(skb)->sent_ns < oldest))
 			oldest = mrc_cb(skb)->sent_ns;
 	}
 	if (oldest)
 		return max(oldest, msk->last_ack_ns) + rto;
+	/* lost packets and none in flight: their transmission failed for
+	 * want of memory (the window would have let them go); no ACK will
+	 * come to push them, so try again after an RTO
+	 */
+	if (msk->lost_cnt)
+		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	if (!skb_queue_empty(&sk->sk_write_queue))	/* window probe */
 		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	/* idle: make sure the peer is still there */
@@ -587,7 +603,11 @@ void mrc_timer_handle(struct sock *sk)
 	}
 	msk->last_probe_ns = now;
 	if (msk->snd_una != msk->snd_nxt) {
-		mrc_rto_fire(sk);
+		/* with nothing in flight, only packets whose transmission
+		 * failed wait: try them again, no timeout happened
+		 */
+		if (msk->in_flight)
+			mrc_rto_fire(sk);
 		mrc_push(sk);
 	} else if (!skb_queue_empty(&sk->sk_write_queue)) {
 		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,

@@ -82,12 +82,19 @@ struct mrc_skb_cb {
 	struct list_head ev_node;
 };
 
+/* A sender's packet in the retransmission ring is in at most one of three
+ * states, whose bits only mrc_rtx_set_state() changes: in flight (counted
+ * in in_flight, on its EV's outstanding list), lost (counted in lost_cnt:
+ * judged lost, or its transmission failed; waiting to go out again) or
+ * sacked.  None of them: not yet transmitted, or cumulatively acked.
+ */
 #define MRC_CB_SACKED	0x01	/* receiver has it */
-#define MRC_CB_LOST	0x02	/* judged lost, waiting for retransmission */
+#define MRC_CB_LOST	0x02	/* waiting for (re)transmission */
 #define MRC_CB_FIN	0x04	/* the FIN marker */
 #define MRC_CB_EOR	0x08	/* last piece of its message */
-#define MRC_CB_ON_EV	0x10	/* on its EV's outstanding list */
+#define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
+#define MRC_CB_STATE	(MRC_CB_SACKED | MRC_CB_LOST | MRC_CB_IN_FLIGHT)
 
 static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
 {
@@ -134,8 +141,10 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @snd_nxt: next PSN to transmit for the first time
  * @snd_msg_id: number of the next message to queue
  * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
- * @in_flight: transmissions neither acknowledged nor judged lost
- * @lost_cnt: packets judged lost and not yet retransmitted
+ * @in_flight: packets in @rtx marked MRC_CB_IN_FLIGHT: sent, neither
+ *             acknowledged nor judged lost (mrc_rtx_set_state() only)
+ * @lost_cnt: packets in @rtx marked MRC_CB_LOST: judged lost, or their
+ *            transmission failed, and not sent again yet (the same)
  * @bytes_out: payload bytes in [@snd_una, @snd_nxt)
  * @peer_rwnd: bytes the peer accepts beyond @snd_una
  * @cc: congestion window and its algorithm's state
@@ -461,9 +470,30 @@ void mrc_timer_init(struct sock *sk);
 void mrc_timer_arm(struct sock *sk);
 void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
+void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
 void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		   enum mrc_mib_field why);
+
+/* fault.c: test builds only (MRC_FAULT_INJECT=1); false otherwise */
+#ifdef MRC_FAULT_INJECT
+bool mrc_fault_xmit_clone(void);
+#else
+static inline bool mrc_fault_xmit_clone(void)
+{
+	return false;
+}
+#endif
+
+/* Checks of invariants a bug, not a peer, would break: warnings in test
+ * builds, whose kernel log the VM's console checker reads; otherwise
+ * compiled out unless CONFIG_DEBUG_NET.
+ */
+#ifdef MRC_FAULT_INJECT
+#define MRC_DEBUG_WARN_ON_ONCE(cond)	WARN_ON_ONCE(cond)
+#else
+#define MRC_DEBUG_WARN_ON_ONCE(cond)	DEBUG_NET_WARN_ON_ONCE(cond)
+#endif
 
 /* path.c */
 u16 mrc_ev_pick(struct sock *sk, u16 avoid);
