@@ -216,18 +216,16 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 	return 0;
 }
 
-/* Publish the current settings with @attrs applied over them, as one new
- * copy checked as a whole.  Process context.
+/* Publish the current settings with @attrs applied over them as @new, one
+ * copy checked as a whole, and free the copy it replaces; @new is taken
+ * either way.  Process context.
  */
 static int mrc_nl_settings_publish(struct mrc_net *mn, struct nlattr **attrs,
+				   struct mrc_settings *new,
 				   struct netlink_ext_ack *extack)
 {
-	struct mrc_settings *old, *new;
+	struct mrc_settings *old;
 	int err;
-
-	new = kmalloc(sizeof(*new), GFP_KERNEL);
-	if (!new)
-		return -ENOMEM;
 
 	mutex_lock(&mn->lock);
 	old = rcu_dereference_protected(mn->settings,
@@ -252,7 +250,7 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct mrc_net *mn = mrc_pernet(net);
 	struct nlattr **attrs = info->attrs;
-	struct mrc_settings s;
+	struct mrc_settings *new;
 	bool any = false;
 	int i, err;
 
@@ -263,11 +261,16 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	/* refuse bad settings before the port moves */
-	mrc_settings_copy(mn, &s);
-	err = mrc_nl_settings_parse(attrs, &s, info->extack);
+	/* allocate and check before the port moves: a refused request
+	 * changes nothing
+	 */
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mrc_settings_copy(mn, new);
+	err = mrc_nl_settings_parse(attrs, new, info->extack);
 	if (err)
-		return err;
+		goto err_free;
 
 	if (attrs[MRC_A_CONFIG_PORT]) {
 		err = mrc_net_set_port(mn, net,
@@ -275,15 +278,20 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 				       info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, attrs[MRC_A_CONFIG_PORT]);
-			return err;
+			goto err_free;
 		}
 	}
 
 	/* all at once: a reader sees the old settings or the new ones.
-	 * Checked again over what another CONFIG_SET may have published
-	 * meanwhile, so its changes are kept and the whole still holds.
+	 * Applied again over what another CONFIG_SET may have published
+	 * meanwhile, so its changes are kept; only if they clash with
+	 * this request is it refused there, after its port took effect.
 	 */
-	return mrc_nl_settings_publish(mn, attrs, info->extack);
+	return mrc_nl_settings_publish(mn, attrs, new, info->extack);
+
+err_free:
+	kfree(new);
+	return err;
 }
 
 static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
