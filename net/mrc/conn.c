@@ -319,20 +319,21 @@ static void mrc_conn_ev_params(struct sock *sk, const struct mrc_settings *s,
 /**
  * mrc_conn_alloc_state() - allocate what a connection needs to run
  * @sk: the socket, locked, its peer known
+ * @s: the namespace's settings, one snapshot (a copy where @gfp may sleep)
  * @gfp: allocation flags (GFP_ATOMIC from softirq)
+ *
+ * The EVs are sized and drawn from the same @s.
  *
  * Return: 0 or -ENOMEM.
  */
-int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
+int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
+			 gfp_t gfp)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_evset *set = &msk->evset;
-	struct mrc_settings s;
 	u16 nr_pos, nr_evs;
 
-	/* one snapshot: the ports are drawn from the range that sized them */
-	mrc_settings_copy(mrc_sk_pernet(sk), &s);
-	mrc_conn_ev_params(sk, &s, &nr_pos, &nr_evs);
+	mrc_conn_ev_params(sk, s, &nr_pos, &nr_evs);
 	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
@@ -341,7 +342,7 @@ int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
-	mrc_conn_init_evs(sk, &s, nr_pos, nr_evs);
+	mrc_conn_init_evs(sk, s, nr_pos, nr_evs);
 	return 0;
 }
 
@@ -429,26 +430,18 @@ u16 mrc_conn_new_port(struct sock *sk)
 /**
  * mrc_conn_start_cc() - (re)start a connection's congestion window
  * @sk: the socket, locked; snd_nxt is the first PSN it will send
+ * @s: the namespace's settings, one snapshot
  *
- * The algorithm is the socket's MRC_CC or the namespace's setting; the
- * parameters are the namespace's at this moment.
+ * The algorithm is the socket's MRC_CC or the one of @s; the parameters
+ * are those of @s.
  */
-void mrc_conn_start_cc(struct sock *sk)
+void mrc_conn_start_cc(struct sock *sk, const struct mrc_settings *s)
 {
-	const struct mrc_settings *s;
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_cc_params p;
-	u8 algo;
+	struct mrc_cc_params p = s->cc_params;
 
-	/* the algorithm and its parameters of one version */
-	rcu_read_lock();
-	s = mrc_settings(mrc_sk_pernet(sk));
-	p = s->cc_params;
-	algo = s->cc;
-	rcu_read_unlock();
 	p.max_cwnd = min_t(u32, p.max_cwnd, MRC_WIN_PKTS);
-
-	mrc_cc_init(&msk->cc, msk->opt_cc ? msk->opt_cc - 1 : algo, &p,
+	mrc_cc_init(&msk->cc, msk->opt_cc ? msk->opt_cc - 1 : s->cc, &p,
 		    msk->snd_nxt);
 	msk->peer_ce = 0;
 }
@@ -748,6 +741,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 						 sizeof(struct udphdr));
 	struct mrc_sock *lmsk = mrc_sk(lsk), *child;
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
+	struct mrc_settings s;
 	struct sock *sk;
 	bool queued;
 	int err;
@@ -780,12 +774,14 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 	child->peer_cid = ntohl(syn->common.src_cid);
 	child->peer_rwnd = ntohl(syn->rwnd);
 	child->peer_max_msg = ntohl(syn->max_msg);
-	child->max_msg = mrc_settings(mn)->max_msg_size;	/* softirq */
+	/* one snapshot for what the new connection takes from the settings */
+	mrc_settings_copy(mn, &s);
+	child->max_msg = s.max_msg_size;
 	child->rcv_nxt = ntohl(syn->isn);
 	mrc_child_init_addrs(sk, peer, local);
 
 	err = -ENOMEM;
-	if (mrc_conn_alloc_state(sk, GFP_ATOMIC))
+	if (mrc_conn_alloc_state(sk, &s, GFP_ATOMIC))
 		goto err;
 	if (mrc_route_mss(sk) < 0)
 		goto err;
@@ -794,7 +790,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 		goto err;
 	child->snd_una = isn;
 	child->snd_nxt = isn;
-	mrc_conn_start_cc(sk);
+	mrc_conn_start_cc(sk, &s);
 	mrc_rtt_sample(sk, age_us);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	child->last_ack_ns = mrc_now_ns();

@@ -474,13 +474,14 @@ int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
 int mrc_port_bind(struct sock *sk, u16 port);
 void mrc_port_unbind(struct sock *sk);
 struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port);
-int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp);
+int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
+			 gfp_t gfp);
 void mrc_conn_free_state(struct sock *sk);
 void mrc_conn_init_evs(struct sock *sk, const struct mrc_settings *s,
 		       u16 nr_pos, u16 nr_evs);
 u16 mrc_conn_new_port(struct sock *sk);
 void mrc_conn_established(struct sock *sk);
-void mrc_conn_start_cc(struct sock *sk);
+void mrc_conn_start_cc(struct sock *sk, const struct mrc_settings *s);
 void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
 void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);

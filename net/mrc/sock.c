@@ -32,9 +32,9 @@ void mrc_sock_init_fields(struct sock *sk)
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
 	mrc_timer_init(sk);
-	mrc_conn_start_cc(sk);
 	rcu_read_lock();
 	s = mrc_settings(mrc_sk_pernet(sk));
+	mrc_conn_start_cc(sk, s);
 	msk->rto_us = clamp_t(u32, MRC_INIT_RTO_US, s->rto_min_us,
 			      s->rto_max_us);
 	rcu_read_unlock();
@@ -283,6 +283,7 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	struct sock *sk = sock->sk;
 	struct mrc_sock *msk = mrc_sk(sk);
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct mrc_settings s;
 	struct in6_addr addr;
 	long timeo;
 	u16 port;
@@ -327,7 +328,9 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		if (err)
 			goto out;
 	}
-	err = mrc_conn_alloc_state(sk, GFP_KERNEL);
+	/* one snapshot for what the new connection takes from the settings */
+	mrc_settings_copy(mrc_sk_pernet(sk), &s);
+	err = mrc_conn_alloc_state(sk, &s, GFP_KERNEL);
 	if (err)
 		goto out;
 	err = mrc_conn_hash(sk);
@@ -338,10 +341,8 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	msk->peer_udp = READ_ONCE(mrc_sk_pernet(sk)->port);
 	msk->snd_una = get_random_u32();
 	msk->snd_nxt = msk->snd_una;
-	mrc_conn_start_cc(sk);
-	rcu_read_lock();
-	msk->max_msg = mrc_settings(mrc_sk_pernet(sk))->max_msg_size;
-	rcu_read_unlock();
+	mrc_conn_start_cc(sk, &s);
+	msk->max_msg = s.max_msg_size;
 	msk->syn_start_ns = mrc_now_ns();
 	msk->syn_sent_ns = msk->syn_start_ns;
 	/* the first SYN's: a SYNACK echoes this one or a later one */
