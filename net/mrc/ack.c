@@ -113,14 +113,18 @@ void mrc_rtx_purge(struct sock *sk)
  */
 void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_rtt r = { msk->srtt_us, msk->rttvar_us };
+	const struct mrc_settings *s;
 	u32 rto;
 
-	/* samples over 60 s are clock nonsense or a forged echo */
-	rto = mrc_rtt_update(&r, rtt_us, READ_ONCE(s->rto_min_us),
-			     READ_ONCE(s->rto_max_us));
+	/* samples over 60 s are clock nonsense or a forged echo; the bounds
+	 * of one version, so the lower is never above the upper
+	 */
+	rcu_read_lock();
+	s = mrc_settings(mrc_sk_pernet(sk));
+	rto = mrc_rtt_update(&r, rtt_us, s->rto_min_us, s->rto_max_us);
+	rcu_read_unlock();
 	if (!rto)
 		return;
 	msk->srtt_us = r.srtt_us;
@@ -434,10 +438,11 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	mrc_timer_arm(sk);
 }
 
-/* The RTO expired: everything outstanding is presumed lost. */
-static void mrc_rto_fire(struct sock *sk)
+/* The RTO expired: everything outstanding is presumed lost; the next RTO
+ * doubles, up to @rto_max_us.
+ */
+static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb, *oldest = NULL;
 	u32 psn;
@@ -471,8 +476,7 @@ static void mrc_rto_fire(struct sock *sk)
 	}
 	mrc_cc_on_rto(&msk->cc, msk->snd_nxt);
 	mrc_trace_cwnd(sk);
-	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-			    READ_ONCE(s->rto_max_us));
+	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 }
 
 /* How long an idle connection waits between probes of its peer: a third
@@ -480,9 +484,12 @@ static void mrc_rto_fire(struct sock *sk)
  */
 static u64 mrc_idle_ns(struct sock *sk)
 {
-	u64 limit = (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.conn_timeout_ms) *
-		    NSEC_PER_MSEC;
+	u64 limit;
 
+	rcu_read_lock();
+	limit = (u64)mrc_settings(mrc_sk_pernet(sk))->conn_timeout_ms *
+		NSEC_PER_MSEC;
+	rcu_read_unlock();
 	return max_t(u64, limit / 3, (u64)mrc_sk(sk)->rto_us * NSEC_PER_USEC);
 }
 
@@ -556,10 +563,16 @@ static u64 mrc_timer_deadline(struct sock *sk)
  */
 void mrc_timer_handle(struct sock *sk)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 now = mrc_now_ns(), deadline;
-	u64 limit = (u64)READ_ONCE(s->conn_timeout_ms) * NSEC_PER_MSEC;
+	u64 now = mrc_now_ns(), deadline, limit;
+	const struct mrc_settings *s;
+	u32 rto_max_us;
+
+	rcu_read_lock();
+	s = mrc_settings(mrc_sk_pernet(sk));
+	limit = (u64)s->conn_timeout_ms * NSEC_PER_MSEC;
+	rto_max_us = s->rto_max_us;
+	rcu_read_unlock();
 
 	if (msk->probe_ns && now >= msk->probe_ns && mrc_may_probe_evs(sk))
 		mrc_ev_probe_due(sk, now);
@@ -574,8 +587,7 @@ void mrc_timer_handle(struct sock *sk)
 			mrc_conn_abort(sk, ETIMEDOUT, false);
 			return;
 		}
-		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-				    READ_ONCE(s->rto_max_us));
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 		msk->syn_sent_ns = now;
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_SYN_RETRANS);
 		/* a cookie too old to be taken soon: ask for a new one */
@@ -607,11 +619,10 @@ void mrc_timer_handle(struct sock *sk)
 		 * failed wait: try them again, no timeout happened
 		 */
 		if (msk->in_flight)
-			mrc_rto_fire(sk);
+			mrc_rto_fire(sk, rto_max_us);
 		mrc_push(sk);
 	} else if (!skb_queue_empty(&sk->sk_write_queue)) {
-		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-				    READ_ONCE(s->rto_max_us));
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 		mrc_send_probe(sk);
 	} else {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IDLE_PROBE);

@@ -4,6 +4,7 @@
  */
 #include <linux/cred.h>
 #include <linux/uidgid.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
@@ -128,9 +129,10 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
+	/* the port and the settings of one moment */
 	mutex_lock(&mn->lock);
 	port = mn->port;
-	s = mn->settings;
+	s = *mrc_settings(mn);
 	mutex_unlock(&mn->lock);
 
 	if (nla_put_u16(msg, MRC_A_CONFIG_PORT, port) ||
@@ -217,12 +219,41 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 	return 0;
 }
 
+/* Publish the current settings with @attrs applied over them as @new, one
+ * copy checked as a whole, and free the copy it replaces; @new is taken
+ * either way.  Process context.
+ */
+static int mrc_nl_settings_publish(struct mrc_net *mn, struct nlattr **attrs,
+				   struct mrc_settings *new,
+				   struct netlink_ext_ack *extack)
+{
+	struct mrc_settings *old;
+	int err;
+
+	mutex_lock(&mn->lock);
+	old = rcu_dereference_protected(mn->settings,
+					lockdep_is_held(&mn->lock));
+	*new = *old;
+	err = mrc_nl_settings_parse(attrs, new, extack);
+	if (!err)
+		rcu_assign_pointer(mn->settings, new);
+	mutex_unlock(&mn->lock);
+
+	if (err) {
+		kfree(new);
+		return err;
+	}
+	/* readers may still hold the old copy: softirq or rcu_read_lock() */
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
 static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct mrc_net *mn = mrc_pernet(net);
 	struct nlattr **attrs = info->attrs;
-	struct mrc_settings s;
+	struct mrc_settings *new;
 	bool any = false;
 	int i, err;
 
@@ -233,12 +264,16 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	mutex_lock(&mn->lock);
-	s = mn->settings;
-	err = mrc_nl_settings_parse(attrs, &s, info->extack);
-	mutex_unlock(&mn->lock);
+	/* allocate and check before the port moves: a refused request
+	 * changes nothing
+	 */
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mrc_settings_copy(mn, new);
+	err = mrc_nl_settings_parse(attrs, new, info->extack);
 	if (err)
-		return err;
+		goto err_free;
 
 	if (attrs[MRC_A_CONFIG_PORT]) {
 		err = mrc_net_set_port(mn, net,
@@ -246,33 +281,20 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 				       info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, attrs[MRC_A_CONFIG_PORT]);
-			return err;
+			goto err_free;
 		}
 	}
 
-	/* readers use READ_ONCE per field; a new connection may see a mix of
-	 * old and new fields only while this runs
+	/* all at once: a reader sees the old settings or the new ones.
+	 * Applied again over what another CONFIG_SET may have published
+	 * meanwhile, so its changes are kept; only if they clash with
+	 * this request is it refused there, after its port took effect.
 	 */
-	mutex_lock(&mn->lock);
-	WRITE_ONCE(mn->settings.rto_min_us, s.rto_min_us);
-	WRITE_ONCE(mn->settings.rto_max_us, s.rto_max_us);
-	WRITE_ONCE(mn->settings.conn_timeout_ms, s.conn_timeout_ms);
-	WRITE_ONCE(mn->settings.max_msg_size, s.max_msg_size);
-	WRITE_ONCE(mn->settings.ev_count, s.ev_count);
-	WRITE_ONCE(mn->settings.ev_port_min, s.ev_port_min);
-	WRITE_ONCE(mn->settings.ev_port_max, s.ev_port_max);
-	WRITE_ONCE(mn->settings.ev_spares, s.ev_spares);
-	WRITE_ONCE(mn->settings.ev_policy, s.ev_policy);
-	WRITE_ONCE(mn->settings.probe_interval_ms, s.probe_interval_ms);
-	WRITE_ONCE(mn->settings.cc, s.cc);
-	WRITE_ONCE(mn->settings.cc_params.target_delay_us,
-		   s.cc_params.target_delay_us);
-	WRITE_ONCE(mn->settings.cc_params.ai, s.cc_params.ai);
-	WRITE_ONCE(mn->settings.cc_params.md, s.cc_params.md);
-	WRITE_ONCE(mn->settings.cc_params.init_cwnd, s.cc_params.init_cwnd);
-	WRITE_ONCE(mn->settings.cc_params.max_cwnd, s.cc_params.max_cwnd);
-	mutex_unlock(&mn->lock);
-	return 0;
+	return mrc_nl_settings_publish(mn, attrs, new, info->extack);
+
+err_free:
+	kfree(new);
+	return err;
 }
 
 static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)

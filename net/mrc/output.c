@@ -403,7 +403,7 @@ static void mrc_reply_flow(const struct sk_buff *skb, struct mrc_flow *fl,
  * @rwnd: the listener's receive window
  * @oif: the listener's bound device, or 0
  *
- * Stateless: everything comes from the SYN and the cookie.
+ * Softirq.  Stateless: everything comes from the SYN and the cookie.
  */
 void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 		     const struct mrc_syn_hdr *syn, u32 cid, u32 isn, u32 tsval,
@@ -429,7 +429,7 @@ void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 	s->rwnd = htonl(rwnd);
 	s->tsval = htonl(tsval);
 	s->echo_tsval = syn->tsval;
-	s->max_msg = htonl(READ_ONCE(mn->settings.max_msg_size));
+	s->max_msg = htonl(mrc_settings(mn)->max_msg_size);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_SYNACK);
 	mrc_reply_flow(skb, &fl, ntohs(syn->udp_port), oif);
 	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
