@@ -7,7 +7,10 @@
 #                      in a VM; installs missing Debian packages (as root)
 #   make install       module (+ depmod), tool, man pages, bash completion
 #   make kunit         only the KUnit suites
-#   make vmtest        only the selftests in the VM
+#   make vmtest        only the selftests in the VM (with a test build)
+#   make MRC_FAULT_INJECT=1
+#                      a test build: module parameters that make
+#                      transmissions fail (net/mrc/fault.c)
 #   make vm            a shell in the VM with mrc.ko loaded
 #   make fuzz          libFuzzer on the packet parser for FUZZ_SECONDS (300)
 #   make bench         mrc against TCP (pair), TCP and MPTCP (fabric), TCP
@@ -38,7 +41,10 @@ check:
 kunit:
 	tools/testing/kunit/run
 
-vmtest: all
+# the module with its fault injection parameters (inert until set), so
+# that the tests that need them run
+vmtest:
+	$(MAKE) MRC_FAULT_INJECT=1 all
 	tools/testing/vm/run -- selftests/run_tests.sh
 
 vm: all

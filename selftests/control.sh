@@ -15,9 +15,12 @@
 #  7. "conn show" and "path show" agree with MRC_INFO; the per-socket
 #     MRC_EV_COUNT/MRC_EV_POLICY options show in both
 #  8. "path deny/allow" for one EV and for a peer's port range
-#  9. the tracepoints fire during a transfer with loss (tracefs, perf)
-# 10. the "events" group reports connections and EV state changes (a raw
-#     netlink listener, and "mrc monitor" when the tool has it)
+#  9. the tracepoints fire during a transfer with loss (tracefs, perf),
+#     and the "events" group reports connections and EV state changes (a
+#     raw netlink listener, and "mrc monitor" when the tool has it)
+# 10. connection ids go only to the connection's owner and CAP_NET_ADMIN:
+#     nobody sees root's connection without ids and cannot dump its EVs
+#     or join the events group, and sees the ids of its own connections
 #
 # Environment: MRC_FUZZ_COUNT (10000), MRC_FUZZ_SEED (random, printed),
 # MRC_DUMP_CONNS (10000), MRC_DUMP_SECONDS (time allowed to open them, 150).
@@ -162,16 +165,18 @@ config_round() {
 }
 
 # mrc_conns sessions: conns_start NAME ARGS... runs mrc_conns ARGS in the
-# background, fed through a fifo; conns_cmd NAME CMD sends one command and
-# prints its answer; conns_stop NAME ends it.
+# background, fed through a fifo (through the command in conns_as, if
+# any: another user, another namespace); conns_cmd NAME CMD sends one
+# command and prints its answer; conns_stop NAME ends it.
 declare -A cs_fd cs_out cs_pid
+conns_as=()
 conns_start() {
 	local name=$1 fifo out fd i
 	shift
 	fifo=$tmp/fifo-$name
 	out=$tmp/out-$name
 	mkfifo "$fifo" || return 1
-	"$conns_bin" "$@" <"$fifo" >"$out" 2>&1 &
+	"${conns_as[@]}" "$conns_bin" "$@" <"$fifo" >"$out" 2>&1 &
 	cs_pid[$name]=$!
 	mrc_pids+=("$!")
 	exec {fd}>"$fifo"
@@ -257,6 +262,7 @@ ns_stat() {
 	mrc -n "$1" -j stats show | jq -r ".$2"
 }
 
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 asnobody() {	# asnobody NS CMD...
 	local ns=$1
 	shift
@@ -532,7 +538,6 @@ part_2() {
 
 # 3. privileges
 part_3() {
-	nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 	c_before=$(mrc -n "$ns_c" -j config show | jq -cS .)
 	mrc_expect_eq "unprivileged: config show" "$c_before" \
 		"$(asnobody "$ns_c" "$MRC_TOOL" -j config show | jq -cS .)"
@@ -939,6 +944,100 @@ part_9() {
 	fi
 }
 
+# 10. who sees connection ids
+part_10() {
+	local rcid rpeer ocids hex mon_pid rc
+	if ! conns_start root1 -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" 9011; then
+		mrc_fail "a connection of root for the visibility test"
+		return
+	fi
+	conns_cmd root1 info >"$tmp/vis-info.json"
+	rcid=$(jq -r 'select(.side == "client") | .local_cid' "$tmp/vis-info.json")
+	rpeer=$(jq -r 'select(.side == "client") | .peer_cid' "$tmp/vis-info.json")
+	echo "# root's connection: cid $rcid peer_cid $rpeer"
+	conn_json "$H1" "$tmp/vis-root.json"
+	jcheck "root sees the ids of root's connection" \
+		"any(.[]; .local_cid == $rcid and .peer_cid == $rpeer)" "$tmp/vis-root.json"
+	asnobody "$H1" "$MRC_TOOL" -j conn show >"$tmp/vis-nobody.json"
+	jcheck "nobody: root's connection is listed, without local_cid and peer_cid" \
+		'[.[] | select(.daddr == "'"$MRC_H2_ADDR4"'" and .dport == 9011)] |
+		 length == 1 and all(has("local_cid") or has("peer_cid") | not)' \
+		"$tmp/vis-nobody.json"
+	hex=$(printf '0x%08x' "$rcid")
+	asnobody "$H1" "$MRC_TOOL" conn show >"$tmp/vis-nobody.txt"
+	if grep -q "$MRC_H2_ADDR4:9011 " "$tmp/vis-nobody.txt" &&
+	   ! grep -qi -e "$hex" -e "$(printf '0x%08x' "$rpeer")" "$tmp/vis-nobody.txt"; then
+		mrc_ok "nobody: conn show prints root's connection without its ids"
+	else
+		mrc_fail "nobody: conn show prints root's connection without its ids" \
+			"expected a line for $MRC_H2_ADDR4:9011 without $hex, saw: $(tr '\n' ' ' <"$tmp/vis-nobody.txt")"
+	fi
+	mrc_expect_eq "nobody: conn show cid of root's connection finds nothing" "[]" \
+		"$(asnobody "$H1" "$MRC_TOOL" -j conn show cid "$rcid" | jq -c .)"
+	expect_fail "nobody: path show of root's connection fails with EPERM" 1 \
+		"Operation not permitted: mrc: no connection of yours has that id" \
+		asnobody "$H1" "$MRC_TOOL" path show cid "$rcid"
+	expect_fail "nobody: path show of a cid that does not exist fails the same way" 1 \
+		"Operation not permitted: mrc: no connection of yours has that id" \
+		asnobody "$H1" "$MRC_TOOL" path show cid 4000000000
+	path_json "$H1" "$rcid" "$tmp/vis-path.json"
+	jcheck "root: path show of root's connection lists its EVs" \
+		"length > 0 and all(.cid == $rcid)" "$tmp/vis-path.json"
+	# the events group: closed to nobody where the kernel can say so
+	# (compat.h); where it cannot, nobody may listen but hears no ids
+	asnobody "$H1" timeout 20 "$MRC_TOOL" -j monitor conn \
+		>"$tmp/vis-mon.out" 2>&1 &
+	mon_pid=$!
+	mrc_pids+=("$mon_pid")
+	sleep 1
+	if conns_start root2 -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" 9013; then
+		conns_stop root2
+	else
+		mrc_fail "a second connection of root, for the events"
+	fi
+	wait "$mon_pid"
+	rc=$?
+	if [ "$rc" = 4 ] && grep -q "Operation not permitted (it needs CAP_NET_ADMIN)" \
+	   "$tmp/vis-mon.out"; then
+		mrc_ok "nobody: mrc monitor cannot join the events group (EPERM)"
+	elif [ "$rc" = 124 ] && grep -q '"event":"conn"' "$tmp/vis-mon.out" &&
+	     ! grep -q '_cid' "$tmp/vis-mon.out"; then
+		mrc_ok "nobody: events without connection ids (this kernel cannot restrict the group)"
+	else
+		mrc_fail "nobody: mrc monitor cannot join the events group (EPERM)" \
+			"monitor exited $rc (want 4, or 124 and no ids), printed: $(head -c 400 "$tmp/vis-mon.out" | tr '\n' ' ')"
+	fi
+
+	conns_as=(ip netns exec "$H1" "${nobody[@]}")
+	if ! conns_start nobody1 -n 1 - - 127.0.0.1 9012; then
+		conns_as=()
+		mrc_fail "a connection of nobody over loopback"
+		conns_stop root1
+		return
+	fi
+	conns_as=()
+	ocids=$(conns_cmd nobody1 info | jq -s -c 'map(.local_cid) | sort')
+	echo "# nobody's connection: cids $ocids"
+	asnobody "$H1" "$MRC_TOOL" -j conn show >"$tmp/vis-own.json"
+	jcheck "nobody sees the ids of its own connection (both ends), and no others" \
+		"(map(.local_cid // empty) | sort) == $ocids and
+		 all(.[] | select(.daddr == \"127.0.0.1\" and .state == \"established\");
+		     has(\"local_cid\") and has(\"peer_cid\"))" "$tmp/vis-own.json"
+	asnobody "$H1" "$MRC_TOOL" -j path show cid "$(jq '.[0]' <<<"$ocids")" \
+		>"$tmp/vis-own-path.json"
+	jcheck "nobody: path show of its own connection lists its EVs" \
+		"length > 0 and all(.cid == $(jq '.[0]' <<<"$ocids"))" "$tmp/vis-own-path.json"
+	asnobody "$H1" "$MRC_TOOL" -j path show >"$tmp/vis-own-paths.json"
+	jcheck "nobody: path show (every connection) lists the EVs of its own connections only" \
+		"length > 0 and (map(.cid) | unique) == $ocids" "$tmp/vis-own-paths.json"
+	conn_json "$H1" "$tmp/vis-root2.json"
+	jcheck "root sees the ids of every connection, nobody's too" \
+		"all(.[]; has(\"local_cid\")) and
+		 ($ocids + [$rcid]) - map(.local_cid) == []" "$tmp/vis-root2.json"
+	conns_stop nobody1
+	conns_stop root1
+}
+
 # ------------------------------------------------------------ main
 
 mrc_pair || { mrc_fail "pair topology"; mrc_done; }
@@ -953,7 +1052,7 @@ fi
 init_before=$(mrc -j config show | jq -cS .)
 
 # MRC_CONTROL_PARTS: which parts to run (default all), e.g. "1 7"
-for part in ${MRC_CONTROL_PARTS:-1 2 3 4 5 6 7 8 9}; do
+for part in ${MRC_CONTROL_PARTS:-1 2 3 4 5 6 7 8 9 10}; do
 	echo "# part $part (at $SECONDS s)"
 	"part_$part"
 done

@@ -26,6 +26,13 @@ selftests, which must not depend on the mrc tool's own netlink code.
       old_state, cause for paths); prints "# listening" once joined; ends
       on SIGTERM/SIGINT or after SECONDS.
 
+  mrc_nlfuzz.py flip [-t SECONDS] [-f STOPFILE] MIN1 MAX1 MIN2 MAX2
+      Set the EV port range to MIN1-MAX1, then to MIN2-MAX2, and so on,
+      both ends in one CONFIG_SET each, as fast as the kernel answers,
+      for SECONDS (default 20) or until STOPFILE exists; then prints
+      "flips N refused M" (M: requests the kernel did not ACK, with the
+      first error after a "#").  Exits 0 when every request was taken.
+
   mrc_nlfuzz.py userns
       Run as an unprivileged user: opens a socket in the current network
       namespace, then becomes root of a new user namespace with a new
@@ -791,6 +798,29 @@ def cmd_listen(args):
 
 # ---------------------------------------------------------------- userns
 
+def cmd_flip(args):
+    g = Genl()
+    ranges = [(args.min1, args.max1), (args.min2, args.max2)]
+    end = time.monotonic() + args.time
+    flips = refused = 0
+    first = None
+    while time.monotonic() < end and not (args.stop and
+                                          os.path.exists(args.stop)):
+        lo, hi = ranges[flips % 2]
+        r = g.mrc(MRC_CMD_CONFIG_SET, nla_u16(A_CONFIG_EV_PORT_MIN, lo) +
+                  nla_u16(A_CONFIG_EV_PORT_MAX, hi))
+        flips += 1
+        if r.error != 0:
+            refused += 1
+            if first is None:
+                first = "error %s (%s) setting %d-%d" % (r.error, r.extack,
+                                                         lo, hi)
+    print("flips %d refused %d" % (flips, refused))
+    if first:
+        print("# " + first)
+    return 1 if refused else 0
+
+
 def cmd_userns(_args):
     t = Tap()
     uid, gid = os.getuid(), os.getgid()
@@ -860,10 +890,15 @@ def main():
     f.add_argument("-t", "--time", type=float, default=0)
     ls = sub.add_parser("listen")
     ls.add_argument("-t", "--time", type=float, default=0)
+    fl = sub.add_parser("flip")
+    fl.add_argument("-t", "--time", type=float, default=20)
+    fl.add_argument("-f", "--stop")
+    for a in ("min1", "max1", "min2", "max2"):
+        fl.add_argument(a, type=int)
     sub.add_parser("userns")
     args = p.parse_args()
     return {"bad": cmd_bad, "fuzz": cmd_fuzz, "listen": cmd_listen,
-            "userns": cmd_userns}[args.what](args)
+            "flip": cmd_flip, "userns": cmd_userns}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,43 @@
 #include "psn.h"
 #include "trace.h"
 
-/* Unlink a packet from its EV's list of outstanding transmissions. */
-static void mrc_ev_forget(struct sk_buff *skb)
+/**
+ * mrc_rtx_set_state() - move a packet of the retransmission ring to a state
+ * @sk: the connection, locked
+ * @skb: the packet
+ * @state: MRC_CB_IN_FLIGHT (on the EV in its cb->evi), MRC_CB_LOST,
+ *         MRC_CB_SACKED, or 0 (it leaves the ring)
+ *
+ * The one place that changes in_flight and lost_cnt: each counts the
+ * packets whose state bit is set, and a packet has at most one, so no
+ * sequence of transitions can count a packet twice or uncount one that
+ * was not counted.  A packet in flight is on its EV's outstanding list;
+ * it is taken off when it leaves that state, and put on the list of its
+ * new EV when it is sent again while in flight.
+ */
+void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 {
+	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
+	u8 old = cb->flags & MRC_CB_STATE;
 
-	if (cb->flags & MRC_CB_ON_EV) {
+	MRC_DEBUG_WARN_ON_ONCE(hweight8(old) > 1 || hweight8(state) > 1 ||
+			       state & ~MRC_CB_STATE);
+	if (old == MRC_CB_IN_FLIGHT) {
+		MRC_DEBUG_WARN_ON_ONCE(!msk->in_flight);
 		list_del(&cb->ev_node);
-		cb->flags &= ~MRC_CB_ON_EV;
+		msk->in_flight--;
+	} else if (old == MRC_CB_LOST) {
+		MRC_DEBUG_WARN_ON_ONCE(!msk->lost_cnt);
+		msk->lost_cnt--;
+	}
+	cb->flags = (cb->flags & ~MRC_CB_STATE) | state;
+	if (state == MRC_CB_IN_FLIGHT) {
+		list_add_tail(&cb->ev_node,
+			      &msk->evset.evs[cb->evi].outstanding);
+		msk->in_flight++;
+	} else if (state == MRC_CB_LOST) {
+		msk->lost_cnt++;
 	}
 }
 
@@ -31,15 +60,10 @@ static void mrc_ev_forget(struct sk_buff *skb)
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_skb_cb *cb = mrc_cb(skb);
-	struct mrc_ev *ev = &msk->evset.evs[evi];
 
-	mrc_ev_forget(skb);
-	cb->evi = evi;
-	list_add_tail(&cb->ev_node, &ev->outstanding);
-	cb->flags |= MRC_CB_ON_EV;
-	ev->sent++;
-	msk->in_flight++;
+	mrc_cb(skb)->evi = evi;
+	mrc_rtx_set_state(sk, skb, MRC_CB_IN_FLIGHT);
+	msk->evset.evs[evi].sent++;
 }
 
 /**
@@ -58,7 +82,7 @@ void mrc_wmem_free(struct sock *sk, struct sk_buff *skb)
 /* Free a packet the peer has (cumulatively) acknowledged. */
 static void mrc_rtx_free(struct sock *sk, struct sk_buff *skb)
 {
-	mrc_ev_forget(skb);
+	mrc_rtx_set_state(sk, skb, 0);
 	mrc_wmem_free(sk, skb);
 }
 
@@ -80,6 +104,8 @@ void mrc_rtx_purge(struct sock *sk)
 				mrc_rtx_free(sk, skb);
 		}
 	}
+	/* the ring held every packet the counters count */
+	MRC_DEBUG_WARN_ON_ONCE(msk->in_flight || msk->lost_cnt);
 	msk->snd_una = msk->snd_nxt;
 	msk->in_flight = 0;
 	msk->lost_cnt = 0;
@@ -95,14 +121,18 @@ void mrc_rtx_purge(struct sock *sk)
  */
 void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_rtt r = { msk->srtt_us, msk->rttvar_us };
+	const struct mrc_settings *s;
 	u32 rto;
 
-	/* samples over 60 s are clock nonsense or a forged echo */
-	rto = mrc_rtt_update(&r, rtt_us, READ_ONCE(s->rto_min_us),
-			     READ_ONCE(s->rto_max_us));
+	/* samples over 60 s are clock nonsense or a forged echo; the bounds
+	 * of one version, so the lower is never above the upper
+	 */
+	rcu_read_lock();
+	s = mrc_settings(mrc_sk_pernet(sk));
+	rto = mrc_rtt_update(&r, rtt_us, s->rto_min_us, s->rto_max_us);
+	rcu_read_unlock();
 	if (!rto)
 		return;
 	msk->srtt_us = r.srtt_us;
@@ -131,12 +161,9 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 
-	if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+	if (!(cb->flags & MRC_CB_IN_FLIGHT))
 		return;
-	mrc_ev_forget(skb);
-	cb->flags |= MRC_CB_LOST;
-	msk->lost_cnt++;
-	msk->in_flight--;
+	mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
 	msk->stats.lost++;
 	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
@@ -161,7 +188,7 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 	 * missing in this ACK: within the SACK range) is lost, and the EV
 	 * with it.
 	 */
-	if (cb->flags & MRC_CB_ON_EV) {
+	if (cb->flags & MRC_CB_IN_FLIGHT) {
 		list_for_each_entry_safe(ecb, tmp, &ev->outstanding, ev_node) {
 			if (ecb == cb)
 				break;
@@ -174,15 +201,8 @@ static void mrc_mark_sacked(struct sock *sk, struct sk_buff *skb, u32 cum)
 		ev->acked++;
 		ev->suspect = 0;
 	}
-	mrc_ev_forget(skb);
-	if (cb->flags & MRC_CB_LOST) {
-		/* it arrived after all: no retransmission needed */
-		cb->flags &= ~MRC_CB_LOST;
-		msk->lost_cnt--;
-	} else {
-		msk->in_flight--;
-	}
-	cb->flags |= MRC_CB_SACKED;
+	/* if it was judged lost, it arrived after all: no retransmission */
+	mrc_rtx_set_state(sk, skb, MRC_CB_SACKED);
 	if (cb->sent_ns > msk->rack_sent_ns)
 		msk->rack_sent_ns = cb->sent_ns;
 	if (lost)
@@ -223,7 +243,7 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		if (!skb)
 			continue;
 		cb = mrc_cb(skb);
-		if (cb->flags & (MRC_CB_SACKED | MRC_CB_LOST))
+		if (!(cb->flags & MRC_CB_IN_FLIGHT))
 			continue;
 		/* a path with a queue of its own is slower than the others:
 		 * its packets get its own RTT before they count as lost
@@ -357,10 +377,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
 			u16 evi = mrc_cb(rskb)->evi;
 
-			if (mrc_cb(rskb)->flags & MRC_CB_LOST)
-				msk->lost_cnt--;
-			else
-				msk->in_flight--;
 			msk->evset.evs[evi].acked++;
 			msk->evset.evs[evi].suspect = 0;
 			mrc_ev_answered(sk, evi, mrc_cb(rskb)->sent_ns);
@@ -432,10 +448,11 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	mrc_timer_arm(sk);
 }
 
-/* The RTO expired: everything outstanding is presumed lost. */
-static void mrc_rto_fire(struct sock *sk)
+/* The RTO expired: everything outstanding is presumed lost; the next RTO
+ * doubles, up to @rto_max_us.
+ */
+static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb, *oldest = NULL;
 	u32 psn;
@@ -454,8 +471,7 @@ static void mrc_rto_fire(struct sock *sk)
 	 */
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb && !(mrc_cb(skb)->flags &
-			     (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
 		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
 			oldest = skb;
 	}
@@ -470,8 +486,7 @@ static void mrc_rto_fire(struct sock *sk)
 	}
 	mrc_cc_on_rto(&msk->cc, msk->snd_nxt);
 	mrc_trace_cwnd(sk);
-	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-			    READ_ONCE(s->rto_max_us));
+	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 }
 
 /* How long an idle connection waits between probes of its peer: a third
@@ -479,9 +494,12 @@ static void mrc_rto_fire(struct sock *sk)
  */
 static u64 mrc_idle_ns(struct sock *sk)
 {
-	u64 limit = (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.conn_timeout_ms) *
-		    NSEC_PER_MSEC;
+	u64 limit;
 
+	rcu_read_lock();
+	limit = (u64)mrc_settings(mrc_sk_pernet(sk))->conn_timeout_ms *
+		NSEC_PER_MSEC;
+	rcu_read_unlock();
 	return max_t(u64, limit / 3, (u64)mrc_sk(sk)->rto_us * NSEC_PER_USEC);
 }
 
@@ -509,13 +527,18 @@ static u64 mrc_timer_conn_deadline(struct sock *sk)
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
 		/* lost ones wait for the window, they are not in flight */
-		if (skb &&
-		    !(mrc_cb(skb)->flags & (MRC_CB_SACKED | MRC_CB_LOST)) &&
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
 		    (!oldest || mrc_cb(skb)->sent_ns < oldest))
 			oldest = mrc_cb(skb)->sent_ns;
 	}
 	if (oldest)
 		return max(oldest, msk->last_ack_ns) + rto;
+	/* lost packets and none in flight: their transmission failed for
+	 * want of memory (the window would have let them go); no ACK will
+	 * come to push them, so try again after an RTO
+	 */
+	if (msk->lost_cnt)
+		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	if (!skb_queue_empty(&sk->sk_write_queue))	/* window probe */
 		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	/* idle: make sure the peer is still there */
@@ -550,10 +573,16 @@ static u64 mrc_timer_deadline(struct sock *sk)
  */
 void mrc_timer_handle(struct sock *sk)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 now = mrc_now_ns(), deadline;
-	u64 limit = (u64)READ_ONCE(s->conn_timeout_ms) * NSEC_PER_MSEC;
+	u64 now = mrc_now_ns(), deadline, limit;
+	const struct mrc_settings *s;
+	u32 rto_max_us;
+
+	rcu_read_lock();
+	s = mrc_settings(mrc_sk_pernet(sk));
+	limit = (u64)s->conn_timeout_ms * NSEC_PER_MSEC;
+	rto_max_us = s->rto_max_us;
+	rcu_read_unlock();
 
 	if (msk->probe_ns && now >= msk->probe_ns && mrc_may_probe_evs(sk))
 		mrc_ev_probe_due(sk, now);
@@ -568,8 +597,7 @@ void mrc_timer_handle(struct sock *sk)
 			mrc_conn_abort(sk, ETIMEDOUT, false);
 			return;
 		}
-		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-				    READ_ONCE(s->rto_max_us));
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 		msk->syn_sent_ns = now;
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_SYN_RETRANS);
 		/* a cookie too old to be taken soon: ask for a new one */
@@ -605,11 +633,14 @@ void mrc_timer_handle(struct sock *sk)
 	}
 	msk->last_probe_ns = now;
 	if (msk->snd_una != msk->snd_nxt) {
-		mrc_rto_fire(sk);
+		/* with nothing in flight, only packets whose transmission
+		 * failed wait: try them again, no timeout happened
+		 */
+		if (msk->in_flight)
+			mrc_rto_fire(sk, rto_max_us);
 		mrc_push(sk);
 	} else if (!skb_queue_empty(&sk->sk_write_queue)) {
-		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2,
-				    READ_ONCE(s->rto_max_us));
+		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 		mrc_send_probe(sk);
 	} else {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IDLE_PROBE);

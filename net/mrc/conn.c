@@ -278,20 +278,33 @@ struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port)
 	return sk;
 }
 
-/* The EV count and policy of a new connection: its socket options, or the
- * namespace's settings.
+/* The EV source ports of @s: the first in @lo; returns how many, 1 to
+ * 65536.  CONFIG_SET refuses a minimum above the maximum; should one get
+ * here even so, the range is the minimum alone rather than a division by
+ * zero.
  */
-static void mrc_conn_ev_params(struct sock *sk, u16 *nr_pos, u16 *nr_evs)
+static u32 mrc_conn_port_range(const struct mrc_settings *s, u32 *lo)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	*lo = s->ev_port_min;
+	if (WARN_ON_ONCE(s->ev_port_max < s->ev_port_min))
+		return 1;
+	return (u32)s->ev_port_max - s->ev_port_min + 1;
+}
+
+/* The EV count and policy of a new connection: its socket options, or the
+ * namespace's settings @s.
+ */
+static void mrc_conn_ev_params(struct sock *sk, const struct mrc_settings *s,
+			       u16 *nr_pos, u16 *nr_evs)
+{
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 range = READ_ONCE(s->ev_port_max) - READ_ONCE(s->ev_port_min) + 1;
+	u32 lo, range = mrc_conn_port_range(s, &lo);
 	u32 pos, spares;
 
 	msk->ev_policy = msk->opt_ev_policy ? msk->opt_ev_policy - 1 :
-			 READ_ONCE(s->ev_policy);
-	pos = msk->opt_ev_count ?: READ_ONCE(s->ev_count);
-	spares = READ_ONCE(s->ev_spares);
+			 s->ev_policy;
+	pos = msk->opt_ev_count ?: s->ev_count;
+	spares = s->ev_spares;
 	if (msk->ev_policy == MRC_EV_POLICY_SINGLE) {
 		pos = 1;
 		spares = 0;
@@ -306,17 +319,21 @@ static void mrc_conn_ev_params(struct sock *sk, u16 *nr_pos, u16 *nr_evs)
 /**
  * mrc_conn_alloc_state() - allocate what a connection needs to run
  * @sk: the socket, locked, its peer known
+ * @s: the namespace's settings, one snapshot (a copy where @gfp may sleep)
  * @gfp: allocation flags (GFP_ATOMIC from softirq)
+ *
+ * The EVs are sized and drawn from the same @s.
  *
  * Return: 0 or -ENOMEM.
  */
-int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
+int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
+			 gfp_t gfp)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_evset *set = &msk->evset;
 	u16 nr_pos, nr_evs;
 
-	mrc_conn_ev_params(sk, &nr_pos, &nr_evs);
+	mrc_conn_ev_params(sk, s, &nr_pos, &nr_evs);
 	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
@@ -325,7 +342,7 @@ int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp)
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
-	mrc_conn_init_evs(sk, nr_pos, nr_evs);
+	mrc_conn_init_evs(sk, s, nr_pos, nr_evs);
 	return 0;
 }
 
@@ -351,19 +368,20 @@ void mrc_conn_free_state(struct sock *sk)
 /**
  * mrc_conn_init_evs() - draw a connection's entropy values
  * @sk: the connection, locked, its EV set allocated
+ * @s: the namespace's settings that @nr_pos and @nr_evs were sized from
  * @nr_pos: EVs in use
- * @nr_evs: EVs in use and spares
+ * @nr_evs: EVs in use and spares, at most the size of the port range
  *
- * Distinct source ports drawn at random from the namespace's range; those
- * the administrator denied for this peer start DENIED.
+ * Distinct source ports drawn at random from the range of @s; those the
+ * administrator denied for this peer start DENIED.
  */
-void mrc_conn_init_evs(struct sock *sk, u16 nr_pos, u16 nr_evs)
+void mrc_conn_init_evs(struct sock *sk, const struct mrc_settings *s,
+		       u16 nr_pos, u16 nr_evs)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_evset *set = &msk->evset;
-	u32 lo = READ_ONCE(mn->settings.ev_port_min);
-	u32 range = READ_ONCE(mn->settings.ev_port_max) - lo + 1;
+	u32 lo, range = mrc_conn_port_range(s, &lo);
 	u32 start, step, i;
 	bool replaced;
 
@@ -392,9 +410,12 @@ u16 mrc_conn_new_port(struct sock *sk)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 lo = READ_ONCE(mn->settings.ev_port_min);
-	u32 range = READ_ONCE(mn->settings.ev_port_max) - lo + 1;
+	u32 lo, range;
 	int tries;
+
+	rcu_read_lock();
+	range = mrc_conn_port_range(mrc_settings(mn), &lo);
+	rcu_read_unlock();
 
 	for (tries = 0; tries < 8; tries++) {
 		u16 port = lo + get_random_u32_below(range);
@@ -409,25 +430,19 @@ u16 mrc_conn_new_port(struct sock *sk)
 /**
  * mrc_conn_start_cc() - (re)start a connection's congestion window
  * @sk: the socket, locked; snd_nxt is the first PSN it will send
+ * @s: the namespace's settings, one snapshot
  *
- * The algorithm is the socket's MRC_CC or the namespace's setting; the
- * parameters are the namespace's at this moment.
+ * The algorithm is the socket's MRC_CC or the one of @s; the parameters
+ * are those of @s.
  */
-void mrc_conn_start_cc(struct sock *sk)
+void mrc_conn_start_cc(struct sock *sk, const struct mrc_settings *s)
 {
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_cc_params p = {
-		.target_delay_us = READ_ONCE(s->cc_params.target_delay_us),
-		.ai = READ_ONCE(s->cc_params.ai),
-		.md = READ_ONCE(s->cc_params.md),
-		.init_cwnd = READ_ONCE(s->cc_params.init_cwnd),
-		.max_cwnd = min_t(u32, READ_ONCE(s->cc_params.max_cwnd),
-				  MRC_WIN_PKTS),
-	};
+	struct mrc_cc_params p = s->cc_params;
 
-	mrc_cc_init(&msk->cc, msk->opt_cc ? msk->opt_cc - 1 :
-		    READ_ONCE(s->cc), &p, msk->snd_nxt);
+	p.max_cwnd = min_t(u32, p.max_cwnd, MRC_WIN_PKTS);
+	mrc_cc_init(&msk->cc, msk->opt_cc ? msk->opt_cc - 1 : s->cc, &p,
+		    msk->snd_nxt);
 	msk->peer_ce = 0;
 }
 
@@ -727,6 +742,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 						 sizeof(struct udphdr));
 	struct mrc_sock *lmsk = mrc_sk(lsk), *child;
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
+	struct mrc_settings s;
 	struct sock *sk;
 	bool queued;
 	int err;
@@ -759,12 +775,14 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 	child->peer_cid = ntohl(syn->common.src_cid);
 	child->peer_rwnd = ntohl(syn->rwnd);
 	child->peer_max_msg = ntohl(syn->max_msg);
-	child->max_msg = READ_ONCE(mn->settings.max_msg_size);
+	/* one snapshot for what the new connection takes from the settings */
+	mrc_settings_copy(mn, &s);
+	child->max_msg = s.max_msg_size;
 	child->rcv_nxt = ntohl(syn->isn);
 	mrc_child_init_addrs(sk, peer, local);
 
 	err = -ENOMEM;
-	if (mrc_conn_alloc_state(sk, GFP_ATOMIC))
+	if (mrc_conn_alloc_state(sk, &s, GFP_ATOMIC))
 		goto err;
 	if (mrc_route_mss(sk) < 0)
 		goto err;
@@ -773,7 +791,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 		goto err;
 	child->snd_una = isn;
 	child->snd_nxt = isn;
-	mrc_conn_start_cc(sk);
+	mrc_conn_start_cc(sk, &s);
 	mrc_rtt_sample(sk, age_us);
 	inet_sk_set_state(sk, TCP_ESTABLISHED);
 	child->last_ack_ns = mrc_now_ns();

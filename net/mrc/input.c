@@ -486,7 +486,7 @@ int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 	verdict = mrc_hdr_check(skb->data + sizeof(struct udphdr), len,
-				READ_ONCE(mn->settings.max_msg_size));
+				mrc_settings(mn)->max_msg_size);
 	if (verdict != MRC_HDR_OK) {
 		MRC_INC_STATS(mn, mrc_hdr_drop_mib[verdict]);
 		goto drop;

@@ -2,10 +2,14 @@
 /* mrc generic netlink family "mrc": per-namespace settings and counters.
  * The contract is Documentation/netlink/specs/mrc.yaml.
  */
+#include <linux/cred.h>
+#include <linux/uidgid.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "protocol.h"
 
 static struct netlink_range_validation mrc_rto_range = {
@@ -125,9 +129,10 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
+	/* the port and the settings of one moment */
 	mutex_lock(&mn->lock);
 	port = mn->port;
-	s = mn->settings;
+	s = *mrc_settings(mn);
 	mutex_unlock(&mn->lock);
 
 	if (nla_put_u16(msg, MRC_A_CONFIG_PORT, port) ||
@@ -214,12 +219,41 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 	return 0;
 }
 
+/* Publish the current settings with @attrs applied over them as @new, one
+ * copy checked as a whole, and free the copy it replaces; @new is taken
+ * either way.  Process context.
+ */
+static int mrc_nl_settings_publish(struct mrc_net *mn, struct nlattr **attrs,
+				   struct mrc_settings *new,
+				   struct netlink_ext_ack *extack)
+{
+	struct mrc_settings *old;
+	int err;
+
+	mutex_lock(&mn->lock);
+	old = rcu_dereference_protected(mn->settings,
+					lockdep_is_held(&mn->lock));
+	*new = *old;
+	err = mrc_nl_settings_parse(attrs, new, extack);
+	if (!err)
+		rcu_assign_pointer(mn->settings, new);
+	mutex_unlock(&mn->lock);
+
+	if (err) {
+		kfree(new);
+		return err;
+	}
+	/* readers may still hold the old copy: softirq or rcu_read_lock() */
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
 static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct mrc_net *mn = mrc_pernet(net);
 	struct nlattr **attrs = info->attrs;
-	struct mrc_settings s;
+	struct mrc_settings *new;
 	bool any = false;
 	int i, err;
 
@@ -230,12 +264,16 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	mutex_lock(&mn->lock);
-	s = mn->settings;
-	err = mrc_nl_settings_parse(attrs, &s, info->extack);
-	mutex_unlock(&mn->lock);
+	/* allocate and check before the port moves: a refused request
+	 * changes nothing
+	 */
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mrc_settings_copy(mn, new);
+	err = mrc_nl_settings_parse(attrs, new, info->extack);
 	if (err)
-		return err;
+		goto err_free;
 
 	if (attrs[MRC_A_CONFIG_PORT]) {
 		err = mrc_net_set_port(mn, net,
@@ -243,33 +281,20 @@ static int mrc_nl_config_set(struct sk_buff *skb, struct genl_info *info)
 				       info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, attrs[MRC_A_CONFIG_PORT]);
-			return err;
+			goto err_free;
 		}
 	}
 
-	/* readers use READ_ONCE per field; a new connection may see a mix of
-	 * old and new fields only while this runs
+	/* all at once: a reader sees the old settings or the new ones.
+	 * Applied again over what another CONFIG_SET may have published
+	 * meanwhile, so its changes are kept; only if they clash with
+	 * this request is it refused there, after its port took effect.
 	 */
-	mutex_lock(&mn->lock);
-	WRITE_ONCE(mn->settings.rto_min_us, s.rto_min_us);
-	WRITE_ONCE(mn->settings.rto_max_us, s.rto_max_us);
-	WRITE_ONCE(mn->settings.conn_timeout_ms, s.conn_timeout_ms);
-	WRITE_ONCE(mn->settings.max_msg_size, s.max_msg_size);
-	WRITE_ONCE(mn->settings.ev_count, s.ev_count);
-	WRITE_ONCE(mn->settings.ev_port_min, s.ev_port_min);
-	WRITE_ONCE(mn->settings.ev_port_max, s.ev_port_max);
-	WRITE_ONCE(mn->settings.ev_spares, s.ev_spares);
-	WRITE_ONCE(mn->settings.ev_policy, s.ev_policy);
-	WRITE_ONCE(mn->settings.probe_interval_ms, s.probe_interval_ms);
-	WRITE_ONCE(mn->settings.cc, s.cc);
-	WRITE_ONCE(mn->settings.cc_params.target_delay_us,
-		   s.cc_params.target_delay_us);
-	WRITE_ONCE(mn->settings.cc_params.ai, s.cc_params.ai);
-	WRITE_ONCE(mn->settings.cc_params.md, s.cc_params.md);
-	WRITE_ONCE(mn->settings.cc_params.init_cwnd, s.cc_params.init_cwnd);
-	WRITE_ONCE(mn->settings.cc_params.max_cwnd, s.cc_params.max_cwnd);
-	mutex_unlock(&mn->lock);
-	return 0;
+	return mrc_nl_settings_publish(mn, attrs, new, info->extack);
+
+err_free:
+	kfree(new);
+	return err;
 }
 
 static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
@@ -297,6 +322,54 @@ static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 /* Batch of connections a dump or a change works on at a time. */
 #define MRC_NL_BATCH	32
 
+/* A dump's state in cb->ctx.  Who asked is fixed when the dump starts, in
+ * the task that sent the request: the later parts of a dump run in
+ * whichever task reads the socket, so current's credentials mean nothing
+ * then.
+ */
+struct mrc_nl_dump_ctx {
+	unsigned long pos;	/* conns: walk position; paths: next EV slot */
+	kuid_t uid;		/* the caller, INVALID_UID if it is unclear */
+	bool admin;		/* CAP_NET_ADMIN over the namespace */
+};
+
+static_assert(sizeof(struct mrc_nl_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+static struct mrc_nl_dump_ctx *mrc_nl_dump_ctx(struct netlink_callback *cb)
+{
+	return (struct mrc_nl_dump_ctx *)cb->ctx;
+}
+
+/* Who may see connection ids, in the sender's context (genl's start).
+ * CAP_NET_ADMIN is asked of both the task that opened the netlink socket
+ * and the one that sent the request (netlink_net_capable()), and so is
+ * the uid: the caller is the uid that owns the netlink socket (its
+ * opener's fsuid, sock_i_uid()) only if it is also the sender's fsuid.
+ * Anyone holding the socket reads the answer, so a socket passed from
+ * one user to another shows neither user's ids.
+ */
+static int mrc_nl_dump_start(struct netlink_callback *cb)
+{
+	struct mrc_nl_dump_ctx *ctx = mrc_nl_dump_ctx(cb);
+	kuid_t opener = sock_i_uid(NETLINK_CB(cb->skb).sk);
+
+	ctx->admin = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
+	ctx->uid = uid_eq(opener, current_fsuid()) ? opener : INVALID_UID;
+	return 0;
+}
+
+/* May the caller of this dump see the ids of @sk?  Its owner is the uid
+ * `ss -e` would show (sock_i_uid(): the owner of the socket's inode); a
+ * connection not yet accepted, or closed and still finishing, has no
+ * socket and counts as root's.
+ */
+static bool mrc_nl_may_see(const struct mrc_nl_dump_ctx *ctx, struct sock *sk)
+{
+	return ctx->admin ||
+	       (uid_valid(ctx->uid) && uid_eq(sock_i_uid(sk), ctx->uid));
+}
+
 static int mrc_nl_put_addr(struct sk_buff *msg, int attr, bool v4,
 			   const struct in6_addr *a)
 {
@@ -305,10 +378,10 @@ static int mrc_nl_put_addr(struct sk_buff *msg, int attr, bool v4,
 	return nla_put_in6_addr(msg, attr, a);
 }
 
-/* The attributes of one connection; socket locked (or owned by the
- * softirq that holds its spinlock).
+/* The attributes of one connection, its ids only if @ids; socket locked
+ * (or owned by the softirq that holds its spinlock).
  */
-static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk)
+static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk, bool ids)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_conn_stats *st = &msk->stats;
@@ -316,9 +389,10 @@ static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk)
 
 	if (msk->evset.nr_evs)
 		mrc_evset_count(&msk->evset, n);
-	if (nla_put_u32(msg, MRC_A_CONN_LOCAL_CID, msk->local_cid) ||
-	    nla_put_u32(msg, MRC_A_CONN_PEER_CID, msk->peer_cid) ||
-	    nla_put_u16(msg, MRC_A_CONN_FAMILY, msk->v4 ? AF_INET : AF_INET6) ||
+	if (ids && (nla_put_u32(msg, MRC_A_CONN_LOCAL_CID, msk->local_cid) ||
+		    nla_put_u32(msg, MRC_A_CONN_PEER_CID, msk->peer_cid)))
+		return -EMSGSIZE;
+	if (nla_put_u16(msg, MRC_A_CONN_FAMILY, msk->v4 ? AF_INET : AF_INET6) ||
 	    mrc_nl_put_addr(msg, MRC_A_CONN_SADDR, msk->v4, &msk->saddr) ||
 	    mrc_nl_put_addr(msg, MRC_A_CONN_DADDR, msk->v4, &msk->peer) ||
 	    nla_put_u16(msg, MRC_A_CONN_SPORT, msk->port) ||
@@ -361,9 +435,9 @@ static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk)
 	return 0;
 }
 
-/* One connection; socket locked. */
-static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
-			    u32 seq, int flags)
+/* One connection, with its ids if @ids; socket locked. */
+static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, bool ids,
+			    u32 portid, u32 seq, int flags)
 {
 	void *hdr;
 
@@ -371,7 +445,7 @@ static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
 			  MRC_CMD_CONN_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (mrc_nl_put_conn(msg, sk)) {
+	if (mrc_nl_put_conn(msg, sk, ids)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -379,33 +453,47 @@ static int mrc_nl_fill_conn(struct sk_buff *msg, struct sock *sk, u32 portid,
 	return 0;
 }
 
-/* Dump: cb->args[0] is the walk position to resume at. */
+/* Does the conn dump show @sk, and with its ids?  Every connection is
+ * listed, as ss lists every TCP socket, but its ids only to those who may
+ * see them; a dump for one id matches only a connection the caller may
+ * see, so that it cannot be used to find out which ids exist.  Locked.
+ */
+static bool mrc_nl_conn_match(const struct mrc_nl_dump_ctx *ctx,
+			      const struct nlattr *only, struct sock *sk,
+			      bool *ids)
+{
+	*ids = mrc_nl_may_see(ctx, sk);
+	return !only || (*ids && nla_get_u32(only) == mrc_sk(sk)->local_cid);
+}
+
+/* Dump the connections, resuming at ctx->pos. */
 static int mrc_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct mrc_nl_dump_ctx *ctx = mrc_nl_dump_ctx(cb);
 	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
 	struct nlattr *only = info->attrs[MRC_A_CONN_LOCAL_CID];
 	unsigned long pos[MRC_NL_BATCH];
 	struct sock *socks[MRC_NL_BATCH];
 	int i, n, err = 0;
+	bool ids;
 
 	do {
-		n = mrc_conn_collect(mn, cb->args[0], socks, pos,
-				     MRC_NL_BATCH);
+		n = mrc_conn_collect(mn, ctx->pos, socks, pos, MRC_NL_BATCH);
 		for (i = 0; i < n; i++) {
 			struct sock *sk = socks[i];
 
-			if (!err && (!only ||
-				     nla_get_u32(only) == mrc_sk(sk)->local_cid)) {
+			if (!err) {
 				lock_sock(sk);
-				err = mrc_nl_fill_conn(skb, sk,
-						       NETLINK_CB(cb->skb).portid,
-						       cb->nlh->nlmsg_seq,
-						       NLM_F_MULTI);
+				if (mrc_nl_conn_match(ctx, only, sk, &ids))
+					err = mrc_nl_fill_conn(skb, sk, ids,
+							       NETLINK_CB(cb->skb).portid,
+							       cb->nlh->nlmsg_seq,
+							       NLM_F_MULTI);
 				release_sock(sk);
 			}
 			if (!err)
-				cb->args[0] = pos[i] + 1;
+				ctx->pos = pos[i] + 1;
 			sock_put(sk);
 		}
 	} while (!err && n == MRC_NL_BATCH);
@@ -444,10 +532,42 @@ static int mrc_nl_fill_path(struct sk_buff *msg, struct sock *sk, u16 e,
 	return 0;
 }
 
-/* Dump the EVs of one connection: cb->args[0] is the next slot. */
+/* The connection a path dump is for, referenced; NULL with an error in
+ * @err if the caller may not see it or there is none.  To a caller
+ * without CAP_NET_ADMIN both are EPERM, so that asking cannot tell which
+ * ids exist.
+ */
+static struct sock *mrc_nl_path_conn(struct netlink_callback *cb,
+				     struct mrc_net *mn, u32 cid, int *err)
+{
+	const struct mrc_nl_dump_ctx *ctx = mrc_nl_dump_ctx(cb);
+	struct sock *sk = mrc_conn_lookup(mn, cid);
+
+	if (sk && !mrc_nl_may_see(ctx, sk)) {
+		sock_put(sk);
+		sk = NULL;
+	}
+	if (sk)
+		return sk;
+	*err = 0;		/* it went away during the dump */
+	if (ctx->pos)
+		return NULL;
+	if (ctx->admin) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "no connection with that id");
+		*err = -ENOENT;
+	} else {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "no connection of yours has that id (only CAP_NET_ADMIN sees every connection)");
+		*err = -EPERM;
+	}
+	return NULL;
+}
+
+/* Dump the EVs of one connection, resuming at slot ctx->pos. */
 static int mrc_nl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct mrc_nl_dump_ctx *ctx = mrc_nl_dump_ctx(cb);
 	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
 	struct nlattr *cid = info->attrs[MRC_A_PATH_CID];
 	struct sock *sk;
@@ -457,23 +577,19 @@ static int mrc_nl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		NL_SET_ERR_MSG_MOD(cb->extack, "the connection id (cid) is missing");
 		return -EINVAL;
 	}
-	sk = mrc_conn_lookup(mn, nla_get_u32(cid));
-	if (!sk) {
-		if (cb->args[0])	/* it went away during the dump */
-			return 0;
-		NL_SET_ERR_MSG_MOD(cb->extack, "no connection with that id");
-		return -ENOENT;
-	}
+	sk = mrc_nl_path_conn(cb, mn, nla_get_u32(cid), &err);
+	if (!sk)
+		return err;
 	lock_sock(sk);
-	while (!err && cb->args[0] < mrc_sk(sk)->evset.nr_evs) {
-		err = mrc_nl_fill_path(skb, sk, cb->args[0],
+	while (!err && ctx->pos < mrc_sk(sk)->evset.nr_evs) {
+		err = mrc_nl_fill_path(skb, sk, ctx->pos,
 				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (!err)
-			cb->args[0]++;
+			ctx->pos++;
 	}
 	if (!mrc_sk(sk)->evset.nr_evs)
-		cb->args[0] = 1;	/* nothing to show, and done */
+		ctx->pos = 1;	/* nothing to show, and done */
 	release_sock(sk);
 	sock_put(sk);
 	return skb->len;
@@ -634,8 +750,15 @@ enum mrc_mcgrp {
 	MRC_MCGRP_EVENTS,
 };
 
+/* The events carry connection ids: only CAP_NET_ADMIN over the namespace
+ * may join, where the kernel can say so (compat.h); where it cannot, the
+ * events leave the ids out.
+ */
 static const struct genl_multicast_group mrc_genl_mcgrps[] = {
-	[MRC_MCGRP_EVENTS] = { .name = MRC_GENL_MCGRP_EVENTS },
+	[MRC_MCGRP_EVENTS] = {
+		.name = MRC_GENL_MCGRP_EVENTS,
+		MRC_GENL_MCGRP_ADMIN_ONLY
+	},
 };
 
 /**
@@ -658,7 +781,7 @@ void mrc_nl_conn_event(struct sock *sk, u8 what, int err)
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_CONN_EVENT);
-	if (!hdr || mrc_nl_put_conn(msg, sk) ||
+	if (!hdr || mrc_nl_put_conn(msg, sk, MRC_GENL_MCGRP_HAS_IDS) ||
 	    nla_put_u8(msg, MRC_A_CONN_EVENT, what) ||
 	    (err && nla_put_u32(msg, MRC_A_CONN_ERROR, err))) {
 		nlmsg_free(msg);
@@ -698,7 +821,8 @@ void mrc_nl_path_event(struct sock *sk, u16 evi, u8 old, u8 cause)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &mrc_genl_family, 0, MRC_CMD_PATH_EVENT);
 	if (!hdr ||
-	    nla_put_u32(msg, MRC_A_PATH_CID, mrc_sk(sk)->local_cid) ||
+	    (MRC_GENL_MCGRP_HAS_IDS &&
+	     nla_put_u32(msg, MRC_A_PATH_CID, mrc_sk(sk)->local_cid)) ||
 	    nla_put_u16(msg, MRC_A_PATH_PORT, ev->port) ||
 	    nla_put_u8(msg, MRC_A_PATH_STATE, ev->state) ||
 	    nla_put_u8(msg, MRC_A_PATH_OLD_STATE, old) ||
@@ -729,12 +853,14 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd	= MRC_CMD_CONN_GET,
+		.start	= mrc_nl_dump_start,
 		.dumpit	= mrc_nl_conn_dump,
 		.policy	= mrc_conn_get_policy,
 		.maxattr = MRC_A_CONN_MAX,
 	},
 	{
 		.cmd	= MRC_CMD_PATH_GET,
+		.start	= mrc_nl_dump_start,
 		.dumpit	= mrc_nl_path_dump,
 		.policy	= mrc_path_get_policy,
 		.maxattr = MRC_A_PATH_MAX,

@@ -226,6 +226,7 @@ int mrc_net_deny(struct mrc_net *mn, const struct in6_addr *peer,
 static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
+	struct mrc_settings *settings;
 	struct socket *s4, *s6;
 	int err, i;
 
@@ -241,11 +242,17 @@ static int __net_init mrc_net_init(struct net *net)
 	for (i = 0; i < ARRAY_SIZE(mn->recent); i++)
 		INIT_HLIST_HEAD(&mn->recent[i]);
 	mn->port = MRC_DEFAULT_UDP_PORT;
-	mrc_settings_default(&mn->settings);
+	settings = kmalloc(sizeof(*settings), GFP_KERNEL);
+	if (!settings)
+		return -ENOMEM;
+	mrc_settings_default(settings);
+	RCU_INIT_POINTER(mn->settings, settings);
 	get_random_bytes(&mn->cid_key, sizeof(mn->cid_key));
 	mn->mib = alloc_percpu(struct mrc_mib);
-	if (!mn->mib)
-		return -ENOMEM;
+	if (!mn->mib) {
+		err = -ENOMEM;
+		goto err_settings;
+	}
 	err = mrc_conn_table_init(mn);
 	if (err)
 		goto err_mib;
@@ -264,6 +271,8 @@ err_table:
 	mrc_conn_table_destroy(mn);
 err_mib:
 	free_percpu(mn->mib);
+err_settings:
+	kfree(settings);
 	return err;
 }
 
@@ -287,6 +296,10 @@ static void __net_exit mrc_net_exit_batch(struct list_head *net_list)
 		mrc_conn_table_destroy(mn);
 		mrc_recent_flush(mn);
 		free_percpu(mn->mib);
+		/* no socket, tunnel or netlink request of it is left to read
+		 * them; a copy CONFIG_SET replaced is on its own RCU callback
+		 */
+		kfree(rcu_dereference_protected(mn->settings, 1));
 		mutex_destroy(&mn->lock);
 	}
 }

@@ -198,12 +198,34 @@ static struct sk_buff *mrc_alloc_ctl(unsigned int len)
 	return skb;
 }
 
+/* A copy of a queued packet to transmit.  The data is shared with the
+ * queued original; the headers go into headroom the original never uses
+ * (it is marked nohdr).  Copy if an earlier transmission is still in a
+ * queue below us.
+ */
+static struct sk_buff *mrc_data_clone(struct sk_buff *skb)
+{
+	if (mrc_fault_xmit_clone())
+		return NULL;
+	if (unlikely(skb_cloned(skb)))
+		return pskb_copy(skb, GFP_ATOMIC);
+	return skb_clone(skb, GFP_ATOMIC);
+}
+
 /**
  * mrc_xmit_data() - (re)transmit one queued data packet
  * @sk: the connection, locked
- * @skb: the packet in the retransmission ring; its data stays there
+ * @skb: the packet in the retransmission ring, not in flight; its data
+ *       stays there
  *
- * Return: 0 or a negative errno (the packet stays queued either way).
+ * A packet handed to the tunnel is in flight, even when no route or
+ * tunnel socket took it (out_noroute): the network dropped it, as a dead
+ * link would, and the loss rules and the RTO send it again, backed off
+ * and on another EV.  A packet that could not be copied (out_nomem) never
+ * left: it is marked lost and goes out with the next retransmissions,
+ * when an ACK or the timer pushes again.
+ *
+ * Return: 0 when the packet is in flight, -ENOBUFS when it is left lost.
  */
 int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 {
@@ -214,23 +236,15 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	struct sk_buff *nskb;
 	struct mrc_flow fl;
 	u16 evi, port;
-	int err;
 
-	evi = mrc_ev_pick(sk, cb->tx_count ? cb->evi : MRC_EV_NONE);
-
-	/* The data is shared with the queued original; the headers go into
-	 * headroom the original never uses (it is marked nohdr).  Copy if
-	 * an earlier transmission is still in a queue below us.
-	 */
-	if (unlikely(skb_cloned(skb)))
-		nskb = pskb_copy(skb, GFP_ATOMIC);
-	else
-		nskb = skb_clone(skb, GFP_ATOMIC);
+	nskb = mrc_data_clone(skb);
 	if (!nskb) {
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
 		return -ENOBUFS;
 	}
 
+	evi = mrc_ev_pick(sk, cb->tx_count ? cb->evi : MRC_EV_NONE);
 	port = msk->evset.evs[evi].port;
 	cb->sent_ns = mrc_now_ns();
 	trace_mrc_xmit(sk, cb->psn, port, cb->len, cb->tx_count + 1);
@@ -258,8 +272,8 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
 	mrc_conn_flow(sk, &fl, port);
-	err = mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0);
-	return err;
+	mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0);
+	return 0;
 }
 
 static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
@@ -389,7 +403,7 @@ static void mrc_reply_flow(const struct sk_buff *skb, struct mrc_flow *fl,
  * @rwnd: the listener's receive window
  * @oif: the listener's bound device, or 0
  *
- * Stateless: everything comes from the SYN and the cookie.
+ * Softirq.  Stateless: everything comes from the SYN and the cookie.
  */
 void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 		     const struct mrc_syn_hdr *syn, u32 cid, u32 isn, u32 tsval,
@@ -415,17 +429,20 @@ void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 	s->rwnd = htonl(rwnd);
 	s->tsval = htonl(tsval);
 	s->echo_tsval = syn->tsval;
-	s->max_msg = htonl(READ_ONCE(mn->settings.max_msg_size));
+	s->max_msg = htonl(mrc_settings(mn)->max_msg_size);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_SYNACK);
 	mrc_reply_flow(skb, &fl, ntohs(syn->udp_port), oif);
 	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
 }
 
-/* A PROBE or RST on the EV with source port @ev, carrying @psn.  A probe
- * is ECN-capable like the data it stands for: a queue that marks data
- * marks it instead of dropping it.
+/* A PROBE or RST on the EV with source port @ev, carrying @psn, counted
+ * in @mib once it exists (out_nomem counts it otherwise; it is not
+ * retried: the timer sends the next one).  A probe is ECN-capable like
+ * the data it stands for: a queue that marks data marks it instead of
+ * dropping it.
  */
-static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn)
+static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn,
+			   enum mrc_mib_field mib)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
@@ -438,6 +455,7 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn)
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
 		return;
 	}
+	MRC_INC_STATS(mn, mib);
 	p = skb_push(skb, sizeof(*p));
 	mrc_fill_common(&p->common, type, 0, msk->peer_cid, msk->local_cid);
 	p->tsval = htonl(mrc_now_us32());
@@ -455,8 +473,8 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn)
  */
 void mrc_send_probe(struct sock *sk)
 {
-	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
-	mrc_send_small(sk, MRC_PKT_PROBE, mrc_ctl_ev(sk), mrc_sk(sk)->snd_nxt);
+	mrc_send_small(sk, MRC_PKT_PROBE, mrc_ctl_ev(sk), mrc_sk(sk)->snd_nxt,
+		       MRC_MIB_OUT_PROBE);
 }
 
 /**
@@ -468,9 +486,8 @@ void mrc_send_ev_probe(struct sock *sk, u16 evi)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_PROBE);
 	mrc_send_small(sk, MRC_PKT_PROBE, msk->evset.evs[evi].port,
-		       msk->snd_nxt);
+		       msk->snd_nxt, MRC_MIB_OUT_PROBE);
 }
 
 /**
@@ -499,8 +516,8 @@ void mrc_send_challenge(struct sock *sk)
  */
 void mrc_send_rst(struct sock *sk)
 {
-	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_RST);
-	mrc_send_small(sk, MRC_PKT_RST, mrc_ctl_ev(sk), mrc_sk(sk)->rcv_nxt);
+	mrc_send_small(sk, MRC_PKT_RST, mrc_ctl_ev(sk), mrc_sk(sk)->rcv_nxt,
+		       MRC_MIB_OUT_RST);
 }
 
 /**
@@ -607,14 +624,12 @@ void mrc_push(struct sock *sk)
 	while (msk->lost_cnt && msk->in_flight < msk->cc.cwnd &&
 	       n++ < MRC_BURST_PKTS) {
 		skb = mrc_first_lost(sk);
-		if (WARN_ON_ONCE(!skb)) {
-			msk->lost_cnt = 0;
+		if (WARN_ON_ONCE(!skb))
 			break;
-		}
-		mrc_cb(skb)->flags &= ~MRC_CB_LOST;
-		msk->lost_cnt--;
-		mrc_xmit_data(sk, skb);
 		sent = true;
+		/* no memory: the rest waits for the next ACK or the timer */
+		if (mrc_xmit_data(sk, skb))
+			goto out;
 	}
 
 	while ((skb = skb_peek(&sk->sk_write_queue))) {
@@ -639,10 +654,12 @@ void mrc_push(struct sock *sk)
 		msk->rtx[msk->snd_nxt % MRC_WIN_PKTS] = skb;
 		msk->snd_nxt++;
 		msk->bytes_out += mrc_pkt_cost(skb);
-		mrc_xmit_data(sk, skb);
 		sent = true;
+		if (mrc_xmit_data(sk, skb))
+			break;
 	}
 
+out:
 	if (sent || !skb_queue_empty(&sk->sk_write_queue))
 		mrc_timer_arm(sk);
 }

@@ -30,8 +30,13 @@ void mrc_ev_changed(struct sock *sk, u16 evi, u8 old, u8 cause)
 
 static u64 mrc_probe_interval_ns(struct sock *sk)
 {
-	return (u64)READ_ONCE(mrc_sk_pernet(sk)->settings.probe_interval_ms) *
-	       NSEC_PER_MSEC;
+	u64 interval;
+
+	rcu_read_lock();
+	interval = (u64)mrc_settings(mrc_sk_pernet(sk))->probe_interval_ms *
+		   NSEC_PER_MSEC;
+	rcu_read_unlock();
+	return interval;
 }
 
 /**

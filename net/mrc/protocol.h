@@ -10,6 +10,7 @@
 #include <linux/ipv6.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/rcupdate.h>
 #include <linux/net.h>
 #include <linux/rhashtable-types.h>
 #include <linux/siphash.h>
@@ -82,12 +83,19 @@ struct mrc_skb_cb {
 	struct list_head ev_node;
 };
 
+/* A sender's packet in the retransmission ring is in at most one of three
+ * states, whose bits only mrc_rtx_set_state() changes: in flight (counted
+ * in in_flight, on its EV's outstanding list), lost (counted in lost_cnt:
+ * judged lost, or its transmission failed; waiting to go out again) or
+ * sacked.  None of them: not yet transmitted, or cumulatively acked.
+ */
 #define MRC_CB_SACKED	0x01	/* receiver has it */
-#define MRC_CB_LOST	0x02	/* judged lost, waiting for retransmission */
+#define MRC_CB_LOST	0x02	/* waiting for (re)transmission */
 #define MRC_CB_FIN	0x04	/* the FIN marker */
 #define MRC_CB_EOR	0x08	/* last piece of its message */
-#define MRC_CB_ON_EV	0x10	/* on its EV's outstanding list */
+#define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
+#define MRC_CB_STATE	(MRC_CB_SACKED | MRC_CB_LOST | MRC_CB_IN_FLIGHT)
 
 static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
 {
@@ -134,8 +142,10 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @snd_nxt: next PSN to transmit for the first time
  * @snd_msg_id: number of the next message to queue
  * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
- * @in_flight: transmissions neither acknowledged nor judged lost
- * @lost_cnt: packets judged lost and not yet retransmitted
+ * @in_flight: packets in @rtx marked MRC_CB_IN_FLIGHT: sent, neither
+ *             acknowledged nor judged lost (mrc_rtx_set_state() only)
+ * @lost_cnt: packets in @rtx marked MRC_CB_LOST: judged lost, or their
+ *            transmission failed, and not sent again yet (the same)
  * @bytes_out: payload bytes in [@snd_una, @snd_nxt)
  * @peer_rwnd: bytes the peer accepts beyond @snd_una
  * @cc: congestion window and its algorithm's state
@@ -297,6 +307,43 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 #define MRC_DENY_MAX		32
 
 /**
+ * struct mrc_settings - the tunables of a namespace (MRC_CMD_CONFIG_SET)
+ * @rto_min_us: lowest retransmission timeout
+ * @rto_max_us: highest retransmission timeout, at least @rto_min_us
+ * @conn_timeout_ms: a connection that hears nothing this long ends
+ * @max_msg_size: largest message a connection sends or accepts
+ * @ev_count: EVs a new connection uses
+ * @ev_port_min: first UDP source port of the EVs
+ * @ev_port_max: last UDP source port of the EVs, at least @ev_port_min
+ * @ev_spares: EVs a new connection keeps in reserve
+ * @ev_policy: enum mrc_ev_policy of new connections
+ * @probe_interval_ms: how often a connection probes its BAD EVs
+ * @cc: enum mrc_cc_algo of new connections
+ * @cc_params: the congestion control's parameters
+ * @rcu: frees a replaced copy
+ *
+ * Never changed in place: CONFIG_SET publishes a new copy, checked as a
+ * whole, with rcu_assign_pointer(), so a reader that takes one snapshot
+ * (mrc_settings()) sees every field of one version and the invariants
+ * above hold.
+ */
+struct mrc_settings {
+	u32	rto_min_us;
+	u32	rto_max_us;
+	u32	conn_timeout_ms;
+	u32	max_msg_size;
+	u16	ev_count;
+	u16	ev_port_min;
+	u16	ev_port_max;
+	u16	ev_spares;
+	u8	ev_policy;
+	u32	probe_interval_ms;
+	u8	cc;
+	struct mrc_cc_params cc_params;
+	struct rcu_head rcu;
+};
+
+/**
  * struct mrc_net - mrc state of one network namespace
  * @lock: serialises changes of the settings and of the tunnel sockets;
  *        process context only
@@ -320,7 +367,8 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @deny_lock: protects @deny and @nr_deny (BH-safe)
  * @deny: source port ranges the administrator denied, per peer or for all
  * @nr_deny: entries in @deny
- * @settings: tunables, see struct mrc_settings
+ * @settings: tunables, see struct mrc_settings; replaced whole under
+ *            @lock, read under RCU through mrc_settings()
  * @mib: counters of this namespace
  * @event_rs: rate limit of the EV state notifications
  */
@@ -347,20 +395,7 @@ struct mrc_net {
 		u16		port_max;
 	} deny[MRC_DENY_MAX];
 	u8			nr_deny;
-	struct mrc_settings {
-		u32	rto_min_us;
-		u32	rto_max_us;
-		u32	conn_timeout_ms;
-		u32	max_msg_size;
-		u16	ev_count;
-		u16	ev_port_min;
-		u16	ev_port_max;
-		u16	ev_spares;
-		u8	ev_policy;
-		u32	probe_interval_ms;
-		u8	cc;
-		struct mrc_cc_params cc_params;
-	} settings;
+	struct mrc_settings __rcu *settings;
 	struct mrc_mib __percpu	*mib;
 	struct ratelimit_state	event_rs;
 };
@@ -375,6 +410,40 @@ static inline struct mrc_net *mrc_pernet(const struct net *net)
 static inline struct mrc_net *mrc_sk_pernet(const struct sock *sk)
 {
 	return mrc_pernet(sock_net(sk));
+}
+
+/**
+ * mrc_settings() - the namespace's settings, one consistent snapshot
+ * @mn: the namespace's mrc state
+ *
+ * Under rcu_read_lock() (softirq and BH-disabled sections count), or
+ * holding @mn->lock.  An operation that uses several fields reads them
+ * all through one returned pointer; the snapshot stays valid until the
+ * read-side section ends, so a caller that sleeps copies it first
+ * (mrc_settings_copy()).
+ *
+ * Return: the settings in force.
+ */
+static inline const struct mrc_settings *mrc_settings(const struct mrc_net *mn)
+{
+	return rcu_dereference_check(mn->settings,
+				     rcu_read_lock_any_held() ||
+				     lockdep_is_held(&mn->lock));
+}
+
+/**
+ * mrc_settings_copy() - copy the namespace's settings
+ * @mn: the namespace's mrc state
+ * @s: where to copy them
+ *
+ * Any context.
+ */
+static inline void mrc_settings_copy(const struct mrc_net *mn,
+				     struct mrc_settings *s)
+{
+	rcu_read_lock();
+	*s = *mrc_settings(mn);
+	rcu_read_unlock();
 }
 
 static inline u64 mrc_now_ns(void)
@@ -428,12 +497,14 @@ int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
 int mrc_port_bind(struct sock *sk, u16 port);
 void mrc_port_unbind(struct sock *sk);
 struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port);
-int mrc_conn_alloc_state(struct sock *sk, gfp_t gfp);
+int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
+			 gfp_t gfp);
 void mrc_conn_free_state(struct sock *sk);
-void mrc_conn_init_evs(struct sock *sk, u16 nr_pos, u16 nr_evs);
+void mrc_conn_init_evs(struct sock *sk, const struct mrc_settings *s,
+		       u16 nr_pos, u16 nr_evs);
 u16 mrc_conn_new_port(struct sock *sk);
 void mrc_conn_established(struct sock *sk);
-void mrc_conn_start_cc(struct sock *sk);
+void mrc_conn_start_cc(struct sock *sk, const struct mrc_settings *s);
 void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
 void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);
@@ -475,9 +546,30 @@ void mrc_timer_init(struct sock *sk);
 void mrc_timer_arm(struct sock *sk);
 void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
+void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
 void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		   enum mrc_mib_field why);
+
+/* fault.c: test builds only (MRC_FAULT_INJECT=1); false otherwise */
+#ifdef MRC_FAULT_INJECT
+bool mrc_fault_xmit_clone(void);
+#else
+static inline bool mrc_fault_xmit_clone(void)
+{
+	return false;
+}
+#endif
+
+/* Checks of invariants a bug, not a peer, would break: warnings in test
+ * builds, whose kernel log the VM's console checker reads; otherwise
+ * compiled out unless CONFIG_DEBUG_NET.
+ */
+#ifdef MRC_FAULT_INJECT
+#define MRC_DEBUG_WARN_ON_ONCE(cond)	WARN_ON_ONCE(cond)
+#else
+#define MRC_DEBUG_WARN_ON_ONCE(cond)	DEBUG_NET_WARN_ON_ONCE(cond)
+#endif
 
 /* path.c */
 u16 mrc_ev_pick(struct sock *sk, u16 avoid);

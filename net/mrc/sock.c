@@ -22,7 +22,7 @@
 void mrc_sock_init_fields(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_settings *s = &mrc_sk_pernet(sk)->settings;
+	const struct mrc_settings *s;
 
 	memset((char *)msk + offsetof(struct mrc_sock, node), 0,
 	       sizeof(*msk) - offsetof(struct mrc_sock, node));
@@ -32,9 +32,12 @@ void mrc_sock_init_fields(struct sock *sk)
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
 	mrc_timer_init(sk);
-	mrc_conn_start_cc(sk);
-	msk->rto_us = clamp_t(u32, MRC_INIT_RTO_US, READ_ONCE(s->rto_min_us),
-			      READ_ONCE(s->rto_max_us));
+	rcu_read_lock();
+	s = mrc_settings(mrc_sk_pernet(sk));
+	mrc_conn_start_cc(sk, s);
+	msk->rto_us = clamp_t(u32, MRC_INIT_RTO_US, s->rto_min_us,
+			      s->rto_max_us);
+	rcu_read_unlock();
 	msk->peer_rwnd = MRC_PKT_OVERHEAD * 4;
 }
 
@@ -281,6 +284,7 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	struct sock *sk = sock->sk;
 	struct mrc_sock *msk = mrc_sk(sk);
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct mrc_settings s;
 	struct in6_addr addr;
 	long timeo;
 	u16 port;
@@ -325,7 +329,9 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 		if (err)
 			goto out;
 	}
-	err = mrc_conn_alloc_state(sk, GFP_KERNEL);
+	/* one snapshot for what the new connection takes from the settings */
+	mrc_settings_copy(mrc_sk_pernet(sk), &s);
+	err = mrc_conn_alloc_state(sk, &s, GFP_KERNEL);
 	if (err)
 		goto out;
 	err = mrc_conn_hash(sk);
@@ -336,8 +342,8 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int len,
 	msk->peer_udp = READ_ONCE(mrc_sk_pernet(sk)->port);
 	msk->snd_una = get_random_u32();
 	msk->snd_nxt = msk->snd_una;
-	mrc_conn_start_cc(sk);
-	msk->max_msg = READ_ONCE(mrc_sk_pernet(sk)->settings.max_msg_size);
+	mrc_conn_start_cc(sk, &s);
+	msk->max_msg = s.max_msg_size;
 	msk->syn_start_ns = mrc_now_ns();
 	msk->syn_sent_ns = msk->syn_start_ns;
 	/* the first SYN's: a SYNACK echoes this one or a later one */
@@ -510,6 +516,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct sk_buff_head list;
+	u32 max_msg;
 	long timeo;
 	int err;
 
@@ -517,7 +524,10 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return -EOPNOTSUPP;
 	if (msg->msg_name)
 		return sk->sk_state == TCP_LISTEN ? -EOPNOTSUPP : -EISCONN;
-	if (len > READ_ONCE(mn->settings.max_msg_size))
+	rcu_read_lock();
+	max_msg = mrc_settings(mn)->max_msg_size;
+	rcu_read_unlock();
+	if (len > max_msg)
 		return -EMSGSIZE;
 
 	if (mutex_lock_interruptible(&msk->send_lock))
@@ -1049,9 +1059,16 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 		info->mrci_ev_bad = n[MRC_EV_BAD];
 		info->mrci_ev_denied = n[MRC_EV_DENIED];
 	}
-	info->mrci_ev_policy = msk->evset.nr_evs ? msk->ev_policy :
-			       (msk->opt_ev_policy ? msk->opt_ev_policy - 1 :
-				READ_ONCE(mrc_sk_pernet(sk)->settings.ev_policy));
+	if (msk->evset.nr_evs) {
+		info->mrci_ev_policy = msk->ev_policy;
+	} else if (msk->opt_ev_policy) {
+		info->mrci_ev_policy = msk->opt_ev_policy - 1;
+	} else {
+		rcu_read_lock();
+		info->mrci_ev_policy =
+			mrc_settings(mrc_sk_pernet(sk))->ev_policy;
+		rcu_read_unlock();
+	}
 	info->mrci_ev_changes = msk->evset.changes;
 	info->mrci_cc = msk->cc.algo;
 	info->mrci_cc_alpha = msk->cc.alpha;

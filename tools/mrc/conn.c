@@ -140,15 +140,20 @@ static const char *conn_field_word(const struct conn_field *f,
 }
 
 /* The JSON members that name a connection: ids, addresses, ports, state
- * (shared with the conn events of mrc monitor).
+ * (shared with the conn events of mrc monitor).  The kernel leaves the
+ * ids out for a caller who is neither the connection's owner nor
+ * CAP_NET_ADMIN; so do we.
  */
 void mrc_conn_out_ids(const struct nlattr **tb, int family,
 		      const char *saddr, const char *daddr)
 {
-	mrc_out_u64("local_cid", mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID],
-					     MNL_TYPE_U32));
-	mrc_out_u64("peer_cid", mrc_nl_uint(tb[MRC_A_CONN_PEER_CID],
-					    MNL_TYPE_U32));
+	if (tb[MRC_A_CONN_LOCAL_CID])
+		mrc_out_u64("local_cid",
+			    mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID],
+					MNL_TYPE_U32));
+	if (tb[MRC_A_CONN_PEER_CID])
+		mrc_out_u64("peer_cid",
+			    mrc_nl_uint(tb[MRC_A_CONN_PEER_CID], MNL_TYPE_U32));
 	mrc_out_str("family", family == AF_INET6 ? "inet6" : "inet");
 	mrc_out_str("saddr", saddr);
 	mrc_out_str("daddr", daddr);
@@ -194,10 +199,14 @@ static void conn_print_plain(const struct nlattr **tb, int family,
 	const char *word;
 	unsigned int i;
 
-	printf("cid 0x%08" PRIx64 " peer_cid 0x%08" PRIx64
-	       " %s%s%s:%" PRIu64 " -> %s%s%s:%" PRIu64 " state %s policy %s",
-	       mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID], MNL_TYPE_U32),
-	       mrc_nl_uint(tb[MRC_A_CONN_PEER_CID], MNL_TYPE_U32),
+	/* the ids only if the kernel showed them to us */
+	if (tb[MRC_A_CONN_LOCAL_CID])
+		printf("cid 0x%08" PRIx64 " ",
+		       mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID], MNL_TYPE_U32));
+	if (tb[MRC_A_CONN_PEER_CID])
+		printf("peer_cid 0x%08" PRIx64 " ",
+		       mrc_nl_uint(tb[MRC_A_CONN_PEER_CID], MNL_TYPE_U32));
+	printf("%s%s%s:%" PRIu64 " -> %s%s%s:%" PRIu64 " state %s policy %s",
 	       open, saddr, close,
 	       mrc_nl_uint(tb[MRC_A_CONN_SPORT], MNL_TYPE_U16),
 	       open, daddr, close,
@@ -251,11 +260,15 @@ static int conn_show_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (mrc_nl_attrs(nlh, tb, MRC_A_CONN_MAX) < 0)
 		return MNL_CB_ERROR;
+	/* a connection shown without its id matches no filter and has no
+	 * EVs to ask for
+	 */
 	cid = mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID], MNL_TYPE_U32);
-	if (ctx->filter && cid != ctx->cid)
+	if (ctx->filter && (!tb[MRC_A_CONN_LOCAL_CID] || cid != ctx->cid))
 		return MNL_CB_OK;
 	if (ctx->collect) {
-		if (mrc_nl_uint(tb[MRC_A_CONN_STATE], MNL_TYPE_U8) ==
+		if (!tb[MRC_A_CONN_LOCAL_CID] ||
+		    mrc_nl_uint(tb[MRC_A_CONN_STATE], MNL_TYPE_U8) ==
 		    MRC_TCP_LISTEN)
 			return MNL_CB_OK;
 		return conn_collect(ctx, cid);
@@ -272,7 +285,8 @@ static int conn_show_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /**
- * mrc_conn_ids() - the local ids of the connections (listeners left out)
+ * mrc_conn_ids() - the local ids of the connections (listeners and those
+ * shown without their ids left out)
  * @nl: the open family
  * @cids: set to a malloc'ed array of ids, to free()
  * @n: set to the number of ids

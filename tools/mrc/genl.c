@@ -269,8 +269,9 @@ int mrc_nl_join_events(struct mrc_nl *nl)
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->events_group,
 				  sizeof(nl->events_group)) < 0) {
-		fprintf(stderr, "mrc: cannot join the \"%s\" multicast group: %s\n",
-			MRC_GENL_MCGRP_EVENTS, strerror(errno));
+		fprintf(stderr, "mrc: cannot join the \"%s\" multicast group: %s%s\n",
+			MRC_GENL_MCGRP_EVENTS, strerror(errno),
+			errno == EPERM ? " (it needs CAP_NET_ADMIN)" : "");
 		return MRC_EXIT_SYSTEM;
 	}
 	return MRC_EXIT_OK;
@@ -364,24 +365,27 @@ struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags)
  * @nlh: the request, from mrc_nl_msg()
  * @cb: called for each reply message (each part of a dump), may be NULL
  * @data: passed to @cb
- * @quiet_errno: an errno the caller expects and handles, or 0
+ * @quiet_errnos: the errnos the caller expects and handles, ending with
+ *	0; may be NULL
  *
- * Return: MRC_EXIT_OK; -1 if the kernel answered -@quiet_errno (nothing
- * printed); or MRC_EXIT_KERNEL after printing the kernel's error and its
- * extack message.
+ * Return: MRC_EXIT_OK; -1 if the kernel answered one of @quiet_errnos
+ * (nothing printed); or MRC_EXIT_KERNEL after printing the kernel's error
+ * and its extack message.
  */
 int mrc_nl_talk_quiet(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		      void *data, int quiet_errno)
+		      void *data, const int *quiet_errnos)
 {
 	struct talk_ctx ctx = { .cb = cb, .data = data };
 	int ret = talk(nl, nlh, &ctx);
+	const int *q;
 
 	if (ctx.interrupted)
 		fprintf(stderr, "mrc: the dump was interrupted and may be inconsistent\n");
 	if (ret == 0)
 		return MRC_EXIT_OK;
-	if (quiet_errno && ctx.error == -quiet_errno)
-		return -1;
+	for (q = quiet_errnos; q && *q; q++)
+		if (ctx.error == -*q)
+			return -1;
 	if (ctx.extack[0])
 		fprintf(stderr, "mrc: %s: %s\n", strerror(-ctx.error),
 			ctx.extack);
@@ -403,7 +407,7 @@ int mrc_nl_talk_quiet(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data)
 {
-	return mrc_nl_talk_quiet(nl, nlh, cb, data, 0);
+	return mrc_nl_talk_quiet(nl, nlh, cb, data, NULL);
 }
 
 /**

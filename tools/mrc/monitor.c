@@ -117,8 +117,10 @@ static void print_conn_event(const struct nlattr **tb)
 		return;
 	}
 
-	printf("conn %s cid 0x%08" PRIx64, what,
-	       mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID], MNL_TYPE_U32));
+	printf("conn %s", what);
+	if (tb[MRC_A_CONN_LOCAL_CID])
+		printf(" cid 0x%08" PRIx64,
+		       mrc_nl_uint(tb[MRC_A_CONN_LOCAL_CID], MNL_TYPE_U32));
 	if (family == AF_INET6)
 		printf(" [%s]:%" PRIu64 " -> [%s]:%" PRIu64, saddr,
 		       mrc_nl_uint(tb[MRC_A_CONN_SPORT], MNL_TYPE_U16), daddr,
@@ -146,8 +148,9 @@ static void print_path_event(const struct nlattr **tb)
 	if (opts.json) {
 		mrc_out_begin();
 		mrc_out_str("event", "path");
-		mrc_out_u64("cid", mrc_nl_uint(tb[MRC_A_PATH_CID],
-					       MNL_TYPE_U32));
+		if (tb[MRC_A_PATH_CID])
+			mrc_out_u64("cid", mrc_nl_uint(tb[MRC_A_PATH_CID],
+						       MNL_TYPE_U32));
 		mrc_out_u64("port", mrc_nl_uint(tb[MRC_A_PATH_PORT],
 						MNL_TYPE_U16));
 		mrc_out_str("state", state);
@@ -156,8 +159,12 @@ static void print_path_event(const struct nlattr **tb)
 		mrc_out_end();
 		return;
 	}
-	printf("path cid 0x%08" PRIx64 " port %" PRIu64 " %s -> %s (%s)\n",
-	       mrc_nl_uint(tb[MRC_A_PATH_CID], MNL_TYPE_U32),
+	/* kernels that cannot restrict the group send no ids */
+	fputs("path", stdout);
+	if (tb[MRC_A_PATH_CID])
+		printf(" cid 0x%08" PRIx64,
+		       mrc_nl_uint(tb[MRC_A_PATH_CID], MNL_TYPE_U32));
+	printf(" port %" PRIu64 " %s -> %s (%s)\n",
 	       mrc_nl_uint(tb[MRC_A_PATH_PORT], MNL_TYPE_U16), old, state,
 	       cause);
 }

@@ -34,7 +34,7 @@ struct nlmsghdr *mrc_nl_msg(struct mrc_nl *nl, uint8_t cmd, uint16_t flags);
 int mrc_nl_talk(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		void *data);
 int mrc_nl_talk_quiet(struct mrc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		      void *data, int quiet_errno);
+		      void *data, const int *quiet_errnos);
 int mrc_nl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		 unsigned int max);
 uint64_t mrc_nl_uint(const struct nlattr *attr, enum mnl_attr_data_type type);

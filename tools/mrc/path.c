@@ -114,16 +114,19 @@ static int path_show_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* The EVs of one connection; -1 (nothing printed) if it is gone and
- * @quiet_gone.
+ * @quiet_gone.  Gone is ENOENT, or EPERM for a user without
+ * CAP_NET_ADMIN, to whom the kernel does not tell a closed connection of
+ * theirs from someone else's.
  */
 static int path_show_one(struct mrc_nl *nl, struct path_ctx *ctx,
 			 bool quiet_gone)
 {
+	static const int gone[] = { ENOENT, EPERM, 0 };
 	struct nlmsghdr *nlh = mrc_nl_msg(nl, MRC_CMD_PATH_GET, NLM_F_DUMP);
 
 	mnl_attr_put_u32(nlh, MRC_A_PATH_CID, ctx->cid);
 	return mrc_nl_talk_quiet(nl, nlh, path_show_cb, ctx,
-				 quiet_gone ? ENOENT : 0);
+				 quiet_gone ? gone : NULL);
 }
 
 /* The EVs of every connection; one that closes meanwhile is left out. */

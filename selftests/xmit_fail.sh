@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A data packet that cannot be copied for transmission (out of memory) has
+# not left: it waits as lost and goes out again.  With copies failing now
+# and then, or every copy for a while (nothing in flight: only the timer
+# can send it again), every message still arrives once and intact, the
+# transfer finishes, and the sender's in_flight never exceeds the window
+# and is 0 once everything is acknowledged (it once wrapped to 2^32 - 1
+# and the connection stalled for good).
+#
+# The failures come from the module parameters of a test build (make
+# MRC_FAULT_INJECT=1; make check and make vmtest build one); the test
+# skips on a module built without them.
+
+# shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/mrc_lib.sh"
+mrc_require_build
+mrc_module_load || { mrc_fail "module loads"; mrc_done; }
+
+params=/sys/module/mrc/parameters
+if [ ! -w "$params/fail_xmit_clone_every" ] ||
+   [ ! -w "$params/fail_xmit_clone_next" ]; then
+	mrc_skip "transmit failures" \
+		"mrc.ko built without MRC_FAULT_INJECT=1 (no $params/fail_xmit_clone_*)"
+	exit $KSFT_SKIP
+fi
+
+faults_off() {
+	echo 0 >"$params/fail_xmit_clone_every"
+	echo 0 >"$params/fail_xmit_clone_next"
+}
+trap 'faults_off; mrc_cleanup' EXIT
+
+mrc_pair || { mrc_fail "pair topology"; mrc_done; }
+# most packets one connection may have outstanding (MRC_WIN_PKTS)
+win=1024
+# a stalled connection must fail the test in reasonable time
+export MRC_TRANSFER_TIMEOUT=90
+
+# watch_sender N: sample the in_flight of the transfer's client connection
+# in h1 until its N messages are all acknowledged (or 60 s pass); prints
+# "largest-in_flight last-in_flight msgs_sent".  The client holds the
+# connection open meanwhile (mrc_msg -H), so no FIN is in flight.
+watch_sender() {
+	local n=$1 max=0 cur=none sent=0 line t0=$SECONDS
+	while [ $((SECONDS - t0)) -lt 60 ]; do
+		line=$(mrc -n "$MRC_H1" -j conn show 2>/dev/null |
+		       jq -r --argjson p "$MRC_XFER_PORT" '
+				map(select(.dport == $p)) | .[0] // empty |
+				"\(.in_flight) \(.msgs_sent)"')
+		if [ -n "$line" ]; then
+			read -r cur sent <<<"$line"
+			[ "$cur" -le "$max" ] || max=$cur
+			[ "$sent" -lt "$n" ] || break
+		fi
+		sleep 0.1
+	done
+	echo "$max $cur $sent"
+}
+
+# scenario NAME FAMILY PARAM VALUE N MRC_MSG-ARGS...: a transfer of N
+# messages with fail_xmit_clone_PARAM set to VALUE (the handshake makes
+# no copies); checks integrity, the failures, and in_flight.
+scenario() {
+	local name=$1 fam=$2 param=$3 value=$4 n=$5 addr=$MRC_H2_ADDR4
+	local nomem max cur sent
+	shift 5
+	[ "$fam" = 6 ] && addr=$MRC_H2_ADDR6
+	name="$name, IPv$fam"
+	nomem=$(mrc_stat "$MRC_H1" out_nomem)
+	echo "$value" >"$params/fail_xmit_clone_$param"
+	mrc_transfer_start "$MRC_H1" "$MRC_H2" "$addr" -n "$n" -H 5000 "$@"
+	read -r max cur sent < <(watch_sender "$n")
+	# everything was sent: end the client's wait
+	mrc_transfer_stop
+	mrc_transfer_wait "$name: every message once and intact"
+	faults_off
+	nomem=$(($(mrc_stat "$MRC_H1" out_nomem) - nomem))
+	echo "# $name: $nomem failed copies, in_flight at most $max, last $cur, $sent of $n messages acknowledged"
+	mrc_check "$name: copies failed (out_nomem)" test "$nomem" -gt 0
+	if [ "$max" -le "$win" ]; then
+		mrc_ok "$name: in_flight never above the window"
+	else
+		mrc_fail "$name: in_flight never above the window" \
+			"expected at most $win, saw $max"
+	fi
+	mrc_expect_eq "$name: every message acknowledged, in_flight 0" \
+		"$n 0" "$sent $cur"
+}
+
+for fam in 4 6; do
+	# one copy in 8 fails, through a lossy link too: failed
+	# retransmissions among the failed first transmissions
+	scenario "every 8th copy fails" "$fam" every 8 200 -m 1 -M 256K
+	mrc_netem "$MRC_H1" eth0 loss 2%
+	scenario "every 8th copy fails, loss 2%" "$fam" every 8 200 \
+		-m 1 -M 256K
+	mrc_netem "$MRC_H1" eth0 none
+	# the first 40 copies fail: the first packet cannot leave, nothing
+	# is in flight, and only the timer sends it again
+	scenario "first 40 copies fail" "$fam" next 40 50 -m 1 -M 64K
+done
+
+mrc_done
