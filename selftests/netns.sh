@@ -159,4 +159,28 @@ else
 		"port sent $port_tx packets, the bridge counted $br_tx"
 fi
 
+# A namespace whose port is taken when the module loads does not stop it
+# loading: it gets mrc without tunnel sockets until a free port is set.
+mrc_check "unload before taking port $port" mrc_module_unload_when_free
+mrc_ns_create c || { mrc_fail "namespace c created"; mrc_done; }
+held=/tmp/mrc-netns-held-$$
+ip netns exec "$c" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", int(sys.argv[2])))
+open(sys.argv[1], "w").close()
+time.sleep(120)' "$held" "$port" &
+mrc_pids+=("$!")
+for _ in $(seq 100); do
+	[ -e "$held" ] && break
+	sleep 0.1
+done
+mrc_check "port $port taken in namespace c" test -e "$held"
+rm -f "$held"
+mrc_check "load with port $port taken in a namespace" mrc_module_load
+mrc_expect_eq "that namespace still has mrc" "$port" "$(mrc_setting "$c" port)"
+mrc_check "the other namespaces are bound" mrc_udp_bound "$MRC_H2" "$port"
+mrc_check "a free port can be set there" mrc -n "$c" config set port 5002
+mrc_check "and is bound" mrc_udp_bound "$c" 5002
+
 mrc_done

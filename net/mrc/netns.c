@@ -95,7 +95,9 @@ int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 	int err;
 
 	mutex_lock(&mn->lock);
-	if (port == mn->port) {
+	/* the same port again binds it if it could not be bound before */
+	if (port == mn->port &&
+	    rcu_access_pointer(mn->sock4)) {
 		mutex_unlock(&mn->lock);
 		return 0;
 	}
@@ -257,18 +259,22 @@ static int __net_init mrc_net_init(struct net *net)
 	if (err)
 		goto err_mib;
 
+	/* A namespace whose port is taken still gets mrc, without tunnel
+	 * sockets until the administrator sets a port that is free: one
+	 * such namespace must not stop the module from loading, nor a
+	 * namespace from being made.
+	 */
 	err = mrc_tunnels_open(net, mn, mn->port, &s4, &s6);
 	if (err) {
-		pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d)\n",
+		pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d); set another port\n",
 				    mn->port, err);
-		goto err_table;
+		s4 = NULL;
+		s6 = NULL;
 	}
 	RCU_INIT_POINTER(mn->sock4, s4);
 	RCU_INIT_POINTER(mn->sock6, s6);
 	return 0;
 
-err_table:
-	mrc_conn_table_destroy(mn);
 err_mib:
 	free_percpu(mn->mib);
 err_settings:
