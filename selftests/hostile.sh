@@ -32,6 +32,20 @@ as_nobody() {
 	ip netns exec "$ns" "${NOBODY[@]}" "$@"
 }
 
+# answer FD [TIMEOUT]: the lines mrc_conns answers on FD up to its "end",
+# on one line ("ready" left out)
+answer() {
+	local line res=
+	while IFS= read -r -t "${2:-120}" line <&"$1"; do
+		[ "$line" = end ] && break
+		case "$line" in
+		ready*) ;;
+		*) res+="$line " ;;
+		esac
+	done
+	echo "$res"
+}
+
 # 1. Busy listener.  A thread owns the listener's socket lock (getsockopt
 # in a loop) while 200 connections are made over the veth.  Before, SYNs
 # went to the listener's backlog and were processed by release_sock with
@@ -163,20 +177,11 @@ else
 	mrc_expect_eq "no connection was aborted" 0 \
 		"$(stat_delta "$MRC_H2" conn_aborted "$abt0")"
 	echo "xfer 500" >&"${CONNS_P[1]}"
-	res=
-	while IFS= read -r -t 120 line <&"${CONNS_P[0]}"; do
-		[ "$line" = end ] && break
-		res+="$line "
-	done
 	mrc_expect_eq "500 messages each way arrive intact afterwards" \
-		"xfer ok " "$res"
+		"xfer ok " "$(answer "${CONNS_P[0]}")"
 	echo "big 4000000" >&"${CONNS_P[1]}"
-	res=
-	while IFS= read -r -t 120 line <&"${CONNS_P[0]}"; do
-		[ "$line" = end ] && break
-		res+="$line "
-	done
-	mrc_expect_eq "and a 4 MB message" "big ok " "$res"
+	mrc_expect_eq "and a 4 MB message" "big ok " \
+		"$(answer "${CONNS_P[0]}")"
 fi
 if [ -n "${CONNS_P[1]:-}" ]; then
 	echo quit >&"${CONNS_P[1]}"
@@ -188,23 +193,12 @@ wait "$CONNS_P_PID" 2>/dev/null
 mrc -n "$MRC_H2" config set max_msg_size 100000 >/dev/null
 coproc BIG_P { "$CONNS" -q -n 1 "$MRC_H1" "$MRC_H2" \
 	"$MRC_H2_ADDR4" 7400 2>&1; }
-conns_answer() {
-	local line res=
-	while IFS= read -r -t 60 line <&"${BIG_P[0]}"; do
-		[ "$line" = end ] && break
-		case "$line" in
-		ready*) ;;
-		*) res+="$line " ;;
-		esac
-	done
-	echo "$res"
-}
 echo "big 200000" >&"${BIG_P[1]}"
 mrc_expect_eq "a message above the peer's max_msg_size: EMSGSIZE at once" \
-	"big EMSGSIZE " "$(conns_answer)"
+	"big EMSGSIZE " "$(answer "${BIG_P[0]}" 60)"
 echo "big 100000" >&"${BIG_P[1]}"
 mrc_expect_eq "a message at the peer's max_msg_size is delivered" \
-	"big ok " "$(conns_answer)"
+	"big ok " "$(answer "${BIG_P[0]}" 60)"
 if [ -n "${BIG_P[1]:-}" ]; then
 	echo quit >&"${BIG_P[1]}"
 fi

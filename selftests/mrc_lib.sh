@@ -183,6 +183,16 @@ mrc_require_build() {
 	fi
 }
 
+# mrc_require_tools FILE...: the selftest helpers FILE... are built, and
+# jq is installed; otherwise fail and end the test.
+mrc_require_tools() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || { mrc_fail "$(basename "$f") is there" "$f missing: run make"; mrc_done; }
+	done
+	command -v jq >/dev/null || { mrc_fail "jq is installed"; mrc_done; }
+}
+
 # mrc_pair: the "pair" topology.  Two hosts, namespaces $MRC_H1 and
 # $MRC_H2, joined by one veth (h1: eth0 10.0.1.1/24 fd00:1::1/64, h2: eth0
 # 10.0.1.2/24 fd00:1::2/64).  Removed on exit.

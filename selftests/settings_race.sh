@@ -28,10 +28,7 @@ mrc_module_load || { mrc_fail "module loads"; mrc_done; }
 
 conns_bin=$MRC_SELFTESTS/mrc_conns
 nlfuzz=$MRC_SELFTESTS/mrc_nlfuzz.py
-for f in "$conns_bin" "$nlfuzz"; do
-	[ -x "$f" ] || { mrc_fail "$(basename "$f") is there" "$f missing: run make"; mrc_done; }
-done
-command -v jq >/dev/null || { mrc_fail "jq is installed"; mrc_done; }
+mrc_require_tools "$conns_bin" "$nlfuzz"
 
 tmp=$(mktemp -d)
 # shellcheck disable=SC2317 # called by the EXIT trap

@@ -377,6 +377,28 @@ out:
 	return err;
 }
 
+/* Why a sender waiting for room must stop now, or 0: the connection's
+ * error, the end of sending, no time left or a signal.
+ */
+static int mrc_send_wait_stop(struct sock *sk, long timeo)
+{
+	int err;
+
+	if (sk->sk_err) {
+		err = sock_error(sk);
+		return err ? : -EPIPE;
+	}
+	if ((sk->sk_shutdown & SEND_SHUTDOWN) ||
+	    (sk->sk_state != TCP_ESTABLISHED &&
+	     sk->sk_state != TCP_CLOSE_WAIT))
+		return -EPIPE;
+	if (!timeo)
+		return -EAGAIN;
+	if (signal_pending(current))
+		return sock_intr_errno(timeo);
+	return 0;
+}
+
 static int mrc_wait_for_space(struct sock *sk, long *timeo)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -384,27 +406,14 @@ static int mrc_wait_for_space(struct sock *sk, long *timeo)
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
-		if (sk->sk_err) {
-			err = -sock_error(sk);
-			err = err ? -err : -EPIPE;
+		if (mrc_may_send(sk) && !sk->sk_err &&
+		    !(sk->sk_shutdown & SEND_SHUTDOWN) &&
+		    (sk->sk_state == TCP_ESTABLISHED ||
+		     sk->sk_state == TCP_CLOSE_WAIT))
 			break;
-		}
-		if ((sk->sk_shutdown & SEND_SHUTDOWN) ||
-		    (sk->sk_state != TCP_ESTABLISHED &&
-		     sk->sk_state != TCP_CLOSE_WAIT)) {
-			err = -EPIPE;
+		err = mrc_send_wait_stop(sk, *timeo);
+		if (err)
 			break;
-		}
-		if (mrc_may_send(sk))
-			break;
-		if (!*timeo) {
-			err = -EAGAIN;
-			break;
-		}
-		if (signal_pending(current)) {
-			err = sock_intr_errno(*timeo);
-			break;
-		}
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		sk_wait_event(sk, timeo, mrc_may_send(sk) || sk->sk_err ||
 			      (sk->sk_shutdown & SEND_SHUTDOWN) ||
@@ -481,18 +490,9 @@ static int mrc_queue_list(struct sock *sk, struct sk_buff_head *list,
 			long pause = min_t(long, *timeo,
 					   2 + get_random_u32_below(HZ / 5));
 
-			if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
-				err = -EPIPE;
+			err = mrc_send_wait_stop(sk, *timeo);
+			if (err)
 				break;
-			}
-			if (!*timeo) {
-				err = -EAGAIN;
-				break;
-			}
-			if (signal_pending(current)) {
-				err = sock_intr_errno(*timeo);
-				break;
-			}
 			*timeo -= pause;
 			sk_wait_event(sk, &pause, sk->sk_err ||
 				      (sk->sk_shutdown & SEND_SHUTDOWN), &wait);
