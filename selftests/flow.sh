@@ -24,6 +24,62 @@ mrc_check "stalled receiver: sender stopped by the zero window" \
 mrc_expect_eq "stalled receiver: sender never overran the receive buffer" \
 	0 "$(mrc_stat "$MRC_H2" drop_rcvbuf)"
 
+# poll() says POLLIN only when recvmsg() would return something: a 256
+# KiB message over a link shaped to 20 Mbit/s (a packet every 0.6 ms) is
+# polled and read without waiting; no POLLIN may be followed by EAGAIN
+# (poll once reported the first piece of a message that recvmsg waits to
+# have a quarter of SO_RCVBUF of).
+mrc_check "link shaped by netem" mrc_netem "$MRC_H1" eth0 delay 1ms rate 20mbit
+res=$(mktemp)
+ip netns exec "$MRC_H2" timeout 60 python3 -c '
+import select, socket, sys, time
+L = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+L.bind(("0.0.0.0", 7600))
+L.listen(1)
+open(sys.argv[1], "w").write("listening\n")
+a, _ = L.accept()
+p = select.poll()
+p.register(a, select.POLLIN)
+eagain = polls = 0
+got = b""
+end = time.time() + 40
+while time.time() < end:
+    ev = p.poll(0)
+    if not ev or not ev[0][1] & select.POLLIN:
+        continue
+    polls += 1
+    try:
+        data, _, flags, _ = a.recvmsg(300000, 0, socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        eagain += 1
+        continue
+    got += data
+    if flags & socket.MSG_EOR:
+        break
+ok = got == bytes(range(256)) * 1024
+open(sys.argv[1], "a").write("%d %d %s\n" % (eagain, polls, "intact" if ok else "damaged"))
+' "$res" &
+spid=$!
+mrc_pids+=("$spid")
+for _ in $(seq 100); do
+	grep -q listening "$res" && break
+	sleep 0.1
+done
+ip netns exec "$MRC_H1" timeout 60 python3 -c '
+import socket, sys
+c = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+c.connect((sys.argv[1], 7600))
+c.send(bytes(range(256)) * 1024)
+c.close()' "$MRC_H2_ADDR4"
+wait "$spid"
+read -r eagain polls intact < <(sed -n 2p "$res")
+echo "# poll/recvmsg: $(sed -n 2p "$res")"
+rm -f "$res"
+mrc_netem "$MRC_H1" eth0 none
+mrc_expect_eq "a message read as poll says: intact" intact "$intact"
+mrc_expect_eq "no POLLIN is followed by EAGAIN (of ${polls:-?} POLLIN)" \
+	0 "$eagain"
+
 # A peer namespace that disappears mid-transfer.  The link is cut first so
 # no RST can tell anyone: both ends must find out by themselves.
 peer_gone() {

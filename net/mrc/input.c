@@ -231,10 +231,20 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	/* the protocol's pool and the memory cgroup must have room too */
 	if (!mrc_rmem_schedule(sk, skb, psn == msk->rcv_nxt)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
-		/* the window it carries tells the sender to stop */
-		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+		if (psn == msk->rcv_nxt && !msk->rcv_mem_short) {
+			/* the reader may take a piece of a message now */
+			WRITE_ONCE(msk->rcv_mem_short, true);
+			sk->sk_data_ready(sk);
+		}
+		/* An ACK with the window, but not an echo of this packet:
+		 * an echo says it arrived, and the sender would never send
+		 * it again.
+		 */
+		mrc_send_ack_echo(sk, msk->rcv_nxt - 1, 0, 0, 0);
 		goto drop;
 	}
+	if (psn == msk->rcv_nxt && msk->rcv_mem_short)
+		WRITE_ONCE(msk->rcv_mem_short, false);
 
 	msk->stats.pkts_received++;
 	if (ce) {

@@ -193,6 +193,10 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rcv_queued: payload bytes in sk_receive_queue not read yet
  * @rcv_head_off: bytes of the head piece already read by recvmsg
  * @rcv_complete: whole messages (their last piece) in sk_receive_queue
+ * @rcv_mem_short: the next piece in order was refused for lack of memory
+ *	(the pool or the memory cgroup): what is queued is readable, whole
+ *	message or not, so that reading frees memory instead of waiting
+ *	for a piece that cannot come
  * @rcv_ce: CE-marked data packets received
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
@@ -272,6 +276,7 @@ struct mrc_sock {
 	u32			rcv_queued;
 	u32			rcv_head_off;
 	u32			rcv_complete;
+	bool			rcv_mem_short;
 	u32			rcv_ce;
 	bool			fin_rcvd;
 

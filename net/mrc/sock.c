@@ -613,9 +613,12 @@ static bool mrc_readable(const struct sock *sk, size_t len)
 
 	if (msk->rcv_complete)
 		return true;
-	/* pieces of a message too large to wait for */
+	/* pieces of a message too large to wait for, or that cannot grow
+	 * until memory is freed
+	 */
 	return msk->rcv_queued &&
-	       msk->rcv_queued >= min_t(size_t, len ? len : 1, pd);
+	       (msk->rcv_queued >= min_t(size_t, len ? len : 1, pd) ||
+		READ_ONCE(msk->rcv_mem_short));
 }
 
 /* Tell the peer its window opened once reading freed enough. */
@@ -789,7 +792,10 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLHUP;
 	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN || msk->fin_rcvd)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
-	if (mrc_readable(sk, 0))
+	/* what recvmsg() returns to any buffer: no POLLIN for a piece that
+	 * it would wait to grow
+	 */
+	if (mrc_readable(sk, SIZE_MAX))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (state == TCP_ESTABLISHED || state == TCP_CLOSE_WAIT) {
 		if (!(READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN)) {
