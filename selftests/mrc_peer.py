@@ -7,6 +7,7 @@
     mrc_peer.py forge-confirm --src A --dst B --port P [--count N]
     mrc_peer.py attack --src A --dst B --cid C --peer C2 --avoid PSN...
                        [--count N]
+    mrc_peer.py window --src A --dst B --port P
 
 Needs no privilege: everything goes through an ordinary UDP socket bound
 to A (any local address, the peer's too when both ends of the victim's
@@ -29,6 +30,15 @@ zero-window ACKs and PROBEs, with random PSNs at least 2^20 away from
 every --avoid PSN (the caller passes the connection's snd_una, snd_nxt
 and rcv_nxt: a blind attacker would hit a window only by luck, once in
 about 2^22 tries, which a test cannot afford).  Prints "sent=N".
+
+window: the receiving side of a connection, for the order of the
+windows that sprayed ACKs carry.  After the handshake it takes the data
+the listener's application sends, acknowledges all of it with a zero
+window (ACK sequence 10), then sends an older ACK (sequence 9) of the
+same data with a window of 1 MiB, which must be ignored, then a newer
+one (sequence 11) with that window, which must open it (within 10 s:
+the VM is slow).  Prints
+"stale=N fresh=M": the new data packets that came after each.
 
 Exits 1 with a message on stderr when an expected answer does not come.
 """
@@ -72,7 +82,8 @@ def wait_for(s, dst, types, timeout=10.0):
     return None
 
 
-def handshake(args):
+def connect(args):
+    """SYN, SYNACK, CONFIRM and the first answer; the socket and ids."""
     s = open_sock(args.src)
     udp_port = s.getsockname()[1]
     my_cid = random.randrange(1, 1 << 32)
@@ -103,6 +114,11 @@ def handshake(args):
         sys.exit('mrc_peer: no answer to the CONFIRM')
     if struct.unpack_from('!I', first, 8)[0] != cid:
         sys.exit('mrc_peer: the answer is not from the cookie\'s id')
+    return s, cid, my_cid, peer_isn, confirm
+
+
+def handshake(args):
+    s, cid, my_cid, peer_isn, confirm = connect(args)
     if args.save:
         with open(args.save, 'w') as f:
             f.write(confirm.hex() + '\n')
@@ -133,6 +149,44 @@ def forge_confirm(args):
                      echo=int(time.monotonic() * 1e6) & U32),
                  (args.dst, ENCAP_PORT))
     print('sent=%d' % args.count, flush=True)
+    return 0
+
+
+def window(args):
+    s, cid, my_cid, peer_isn, _ = connect(args)
+    got = set()
+
+    def take(secs, first=False):
+        """New DATA PSNs (relative to the first) in the next secs, or
+        until the first one with first."""
+        new = 0
+        end = time.monotonic() + secs
+        while time.monotonic() < end and not (first and new):
+            try:
+                pkt, addr = s.recvfrom(4096)
+            except socket.timeout:
+                continue
+            if addr[0] != args.dst or len(pkt) < 36 or pkt[1] != DATA:
+                continue
+            rel = (struct.unpack_from('!I', pkt, 12)[0] - peer_isn) & U32
+            if rel not in got:
+                got.add(rel)
+                new += 1
+        return new
+
+    if not take(3.0):
+        sys.exit('mrc_peer: no data from the listener\'s application')
+    cum = 0
+    while cum in got:
+        cum += 1
+    dst = (args.dst, ENCAP_PORT)
+    s.sendto(ack(cid, my_cid, peer_isn + cum, rwnd=0, seq=10), dst)
+    take(1.0)
+    s.sendto(ack(cid, my_cid, peer_isn + cum, rwnd=1 << 20, seq=9), dst)
+    stale = take(1.5)
+    s.sendto(ack(cid, my_cid, peer_isn + cum, rwnd=1 << 20, seq=11), dst)
+    fresh = take(10.0, first=True)
+    print('stale=%d fresh=%d' % (stale, fresh), flush=True)
     return 0
 
 
@@ -177,12 +231,15 @@ def main():
     a.add_argument('--peer', type=int, required=True)
     a.add_argument('--avoid', type=int, nargs='+', required=True)
     a.add_argument('--count', type=int, default=50)
-    for p in (h, r, f, a):
+    w = sub.add_parser('window')
+    w.add_argument('--port', type=int, required=True)
+    for p in (h, r, f, a, w):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
     args = ap.parse_args()
     return {'handshake': handshake, 'replay': replay,
-            'forge-confirm': forge_confirm, 'attack': attack}[args.cmd](args)
+            'forge-confirm': forge_confirm, 'attack': attack,
+            'window': window}[args.cmd](args)
 
 
 if __name__ == '__main__':
