@@ -61,10 +61,7 @@ open(sys.argv[1], "a").write("%d %d %s\n" % (eagain, polls, "intact" if ok else 
 ' "$res" &
 spid=$!
 mrc_pids+=("$spid")
-for _ in $(seq 100); do
-	grep -q listening "$res" && break
-	sleep 0.1
-done
+mrc_wait_listening "$res"
 ip netns exec "$MRC_H1" timeout 60 python3 -c '
 import socket, sys
 c = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)

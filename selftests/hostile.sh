@@ -76,10 +76,7 @@ s.listen(1000)
 print("listening", flush=True)
 time.sleep(600)' >"$tmp/listen.out" 2>&1 &
 mrc_pids+=("$!")
-for _ in $(seq 100); do
-	grep -q listening "$tmp/listen.out" 2>/dev/null && break
-	sleep 0.1
-done
+mrc_wait_listening "$tmp/listen.out"
 
 acc0=$(mrc_stat "$MRC_H2" conn_accepted)
 abt0=$(mrc_stat "$MRC_H2" conn_aborted)
@@ -222,10 +219,7 @@ c.send(b"w" * 90000)
 time.sleep(30)' >"$tmp/win.out" 2>&1 &
 wpid=$!
 mrc_pids+=("$wpid")
-for _ in $(seq 100); do
-	grep -q listening "$tmp/win.out" 2>/dev/null && break
-	sleep 0.1
-done
+mrc_wait_listening "$tmp/win.out"
 out=$(as_nobody "$MRC_H1" python3 "$PEER" window --src "$MRC_H1_ADDR4" \
 	--dst "$MRC_H2_ADDR4" --port 7500 2>&1)
 echo "# window order: $out"

@@ -243,13 +243,24 @@ mrc_diag() {
 	done
 }
 
+# mrc_wait_listening FILE: wait (up to 10 s) until a server started in the
+# background has written "listening" to FILE.
+mrc_wait_listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -q listening "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # mrc_transfer_start CLIENT-NS SERVER-NS SERVER-ADDR [MRC_MSG-ARGS...]:
 # start mrc_msg in the background, its server in SERVER-NS and then its
 # client in CLIENT-NS, connecting to SERVER-ADDR (IPv6 if it has a colon).
 # Both get the same ARGS.  One transfer at a time: mrc_transfer_wait
 # collects it.  The mrc port it uses is in $MRC_XFER_PORT.
 mrc_transfer_start() {
-	local cns=$1 sns=$2 addr=$3 v6=() i
+	local cns=$1 sns=$2 addr=$3 v6=()
 	shift 3
 	[[ "$addr" = *:* ]] && v6=(-6)
 	MRC_XFER_PORT=$((7000 + RANDOM % 1000))
@@ -259,10 +270,7 @@ mrc_transfer_start() {
 		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out" 2>&1 &
 	mrc_xfer_spid=$!
 	mrc_pids+=("$mrc_xfer_spid")
-	for i in $(seq 50); do
-		grep -q listening "$mrc_xfer_out" && break
-		sleep 0.1
-	done
+	mrc_wait_listening "$mrc_xfer_out"
 	timeout "${MRC_TRANSFER_TIMEOUT:-120}" ip netns exec "$cns" \
 		"$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" -a "$addr" \
 		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out.c" 2>&1 &
