@@ -6,7 +6,8 @@
 #   make check         every test: static checks, KUnit in UML, selftests
 #                      in a VM; installs missing Debian packages (as root)
 #   make install       module (+ depmod), tool, man pages, bash completion
-#   make kunit         only the KUnit suites
+#   make kunit         only the KUnit suites and the selftests that run
+#                      in the same UML kernel (KASAN, lockdep)
 #   make vmtest        only the selftests in the VM (with a test build)
 #   make MRC_FAULT_INJECT=1
 #                      a test build: module parameters that make
@@ -39,7 +40,7 @@ check:
 	tools/testing/check
 
 kunit:
-	tools/testing/kunit/run
+	tools/testing/kunit/run --selftests
 
 # the module with its fault injection parameters (inert until set), so
 # that the tests that need them run
