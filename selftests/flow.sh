@@ -77,6 +77,63 @@ mrc_expect_eq "a message read as poll says: intact" intact "$intact"
 mrc_expect_eq "no POLLIN is followed by EAGAIN (of ${polls:-?} POLLIN)" \
 	0 "$eagain"
 
+# A message much larger than the send buffer is queued as the buffer
+# has room, not copied and charged whole before its first packet leaves:
+# 8 MiB sent with SO_SNDBUF 256 KiB (512 KiB in the kernel) to a receiver
+# that waits 3 s before reading.  The protocol's memory (both ends) must
+# stay well below what the whole message would take (2 x 8 MiB of
+# truesize, 4096 pages); it arrives intact.
+proto_pages() {
+	awk '$1 == "MRC" { print $4 }' /proc/net/protocols
+}
+res=$(mktemp)
+ip netns exec "$MRC_H2" timeout 90 python3 -c '
+import socket, sys, time
+L = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+L.bind(("0.0.0.0", 7610))
+L.listen(1)
+open(sys.argv[1], "w").write("listening\n")
+a, _ = L.accept()
+time.sleep(3)
+got = b""
+while True:
+    data, _, flags, _ = a.recvmsg(1 << 20)
+    got += data
+    if flags & socket.MSG_EOR or not data:
+        break
+ok = got == bytes(range(256)) * 32768
+open(sys.argv[1], "a").write("intact\n" if ok else "damaged %d\n" % len(got))
+' "$res" &
+spid=$!
+mrc_pids+=("$spid")
+mrc_wait_listening "$res"
+ip netns exec "$MRC_H1" timeout 90 python3 -c '
+import socket, sys
+c = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+c.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 262144)
+c.connect((sys.argv[1], 7610))
+c.send(bytes(range(256)) * 32768)
+c.close()' "$MRC_H2_ADDR4" &
+cpid=$!
+mrc_pids+=("$cpid")
+peak=0
+while kill -0 "$spid" 2>/dev/null; do
+	m=$(proto_pages)
+	[ "${m:-0}" -gt "$peak" ] && peak=$m
+	sleep 0.1
+done
+wait "$cpid"
+echo "# 8 MiB message, SO_SNDBUF 256 KiB: peak MRC memory $peak pages"
+mrc_expect_eq "an 8 MiB message through a 256 KiB send buffer arrives intact" \
+	intact "$(sed -n 2p "$res")"
+rm -f "$res"
+if [ "$peak" -lt 1024 ]; then
+	mrc_ok "it is queued as the buffer has room ($peak < 1024 pages)"
+else
+	mrc_fail "it is queued as the buffer has room" \
+		"peak $peak pages; the whole message would take 4096"
+fi
+
 # A peer namespace that disappears mid-transfer.  The link is cut first so
 # no RST can tell anyone: both ends must find out by themselves.
 peer_gone() {

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/mrc.h>
@@ -628,7 +630,10 @@ static void test_send(void)
 	pattern(big, max_msg + 1, 1);
 	EXPECT_ERRNO("send of a message larger than max_msg_size fails with EMSGSIZE",
 		     send(c, big, max_msg + 1, 0), EMSGSIZE);
-	n = send(c, big, max_msg, 0);
+	/* non-blocking: queued whole at once (a blocking send would wait for
+	 * this thread to read)
+	 */
+	n = send(c, big, max_msg, MSG_DONTWAIT);
 	expect_eq("send of a message of exactly max_msg_size sends it whole",
 		  (long long)max_msg, n < 0 ? -errno : n);
 	read_pieces(a, rbuf, max_msg, max_msg, &p);
@@ -677,6 +682,116 @@ static void test_send(void)
 	close(c);
 	free(big);
 	free(rbuf);
+}
+
+/* A blocking send queues a large message in pieces; a buffer that faults
+ * after the first piece left cannot be taken back, so the connection is
+ * reset: the peer may have read pieces of the message, never its end.
+ */
+static void test_send_fault_midway(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = 40 * page, total = 0;
+	char *buf, rbuf[4096];
+	bool eor = false;
+	int c, a, flags;
+	ssize_t n;
+
+	/* the last page faults, in a later piece than the first */
+	if (max_msg < len || len < 128 * 1024)
+		return;
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return;
+	pattern(buf, len - page, 7);
+	munmap(buf + len - page, page);
+	if (conn_pair(&c, &a) < 0) {
+		munmap(buf, len - page);
+		return;
+	}
+	/* the smallest send buffer: a piece is one packet, whatever the MSS */
+	setsockopt(c, SOL_SOCKET, SO_SNDBUF, &(int){ 1 }, sizeof(int));
+	EXPECT_ERRNO("a blocking send whose buffer faults after its first piece fails with EFAULT",
+		     send(c, buf, len, MSG_NOSIGNAL), EFAULT);
+	while ((n = recv_flags(a, rbuf, sizeof(rbuf), 0, &flags)) > 0) {
+		total += n;
+		eor |= flags & MSG_EOR;
+	}
+	report(n < 0 && errno == ECONNRESET && !eor && total < len,
+	       "the peer gets ECONNRESET and never the end of that message",
+	       "read %zu bytes, MSG_EOR %d, then %s", total, eor,
+	       result(n, errno));
+	EXPECT_ERRNO("the sender's next send fails with ECONNABORTED",
+		     send(c, "x", 1, MSG_NOSIGNAL), ECONNABORTED);
+	close(a);
+	close(c);
+	munmap(buf, len - page);
+}
+
+/* shutdown(SHUT_WR) while a blocking send (here of another process
+ * sharing the socket) is in the middle of a message: the message is
+ * completed and the FIN follows its last piece.
+ */
+static void test_shutdown_midway(void)
+{
+	int l, port, c, a, flags, status, rcvbuf = 4096;
+	size_t len = max_msg, total = 0;
+	char *msg, *buf;
+	bool eor = false;
+	ssize_t n = 0;
+	pid_t pid;
+
+	msg = malloc(len);
+	buf = malloc(len + 1);
+	l = listener(&port);
+	if (!msg || !buf || l < 0)
+		goto out;
+	/* the peer's window is small: the send waits in the message */
+	setsockopt(l, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	c = connect_to(cur->domain, cur->addr, port);
+	a = c < 0 ? -1 : accept_one(l);
+	close(l);
+	if (a < 0) {
+		if (c >= 0)
+			close(c);
+		goto out;
+	}
+	setsockopt(c, SOL_SOCKET, SO_SNDBUF, &(int){ 1 }, sizeof(int));
+	pattern(msg, len, 5);
+	pid = fork();
+	if (pid == 0) {
+		alarm(60);
+		n = send(c, msg, len, MSG_NOSIGNAL);
+		_exit(n == (ssize_t)len ? 0 : n < 0 ? errno : 255);
+	}
+	usleep(300 * 1000);
+	EXPECT_OK("shutdown(SHUT_WR) in the middle of another sender's message returns at once",
+		  shutdown(c, SHUT_WR));
+	while (!eor && total < len + 1 &&
+	       (n = recv_flags(a, buf + total, len + 1 - total, 0,
+			       &flags)) > 0) {
+		total += n;
+		eor = flags & MSG_EOR;
+	}
+	report(eor && total == len && !memcmp(msg, buf, len),
+	       "the peer gets that message whole, after the shutdown",
+	       "read %zu of %zu bytes, MSG_EOR %d, last %s", total, len, eor,
+	       result(n, errno));
+	n = recv(a, buf, len, 0);
+	report(n == 0, "then the end of the peer's messages (recv returns 0)",
+	       "saw %s", result(n, errno));
+	if (pid > 0) {
+		waitpid(pid, &status, 0);
+		report(WIFEXITED(status) && !WEXITSTATUS(status),
+		       "the interrupted sender's send returns the message's length",
+		       "exit status %#x (an errno, or 255 for a short send)",
+		       status);
+	}
+	close(a);
+	close(c);
+out:
+	free(msg);
+	free(buf);
 }
 
 static void test_recv_pieces(void)
@@ -728,7 +843,7 @@ static void test_recv_pieces(void)
 		goto out;
 	}
 	pattern(msg, large, 3);
-	n = send(c, msg, large, 0);
+	n = send(c, msg, large, MSG_DONTWAIT);	/* queued whole at once */
 	expect_eq("send of a message larger than the peer's SO_RCVBUF", large,
 		  n < 0 ? -errno : n);
 	read_pieces(a, buf, large, 65536, &p);
@@ -1179,6 +1294,8 @@ int main(int argc, char **argv)
 		test_bind();
 		test_accept();
 		test_send();
+		test_send_fault_midway();
+		test_shutdown_midway();
 		test_recv();
 		test_recv_pieces();
 		test_info();

@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -273,29 +274,65 @@ static void cmd_xfer(int count)
 	printf("xfer ok\n");
 }
 
+struct big_send {
+	int fd;
+	const void *buf;
+	size_t len;
+	ssize_t n;
+	int err;
+	atomic_bool done;
+};
+
+static void *big_sender(void *p)
+{
+	struct big_send *b = p;
+
+	b->n = send(b->fd, b->buf, b->len, 0);
+	b->err = errno;
+	atomic_store(&b->done, true);
+	return NULL;
+}
+
+/* A blocking send of a message larger than the send buffer returns once
+ * the peer has taken most of it, as a TCP write does: it runs in a thread
+ * of its own while this one reads.
+ */
 static void cmd_big(size_t size)
 {
 	uint8_t *buf = calloc(1, size ? size : 1), *rbuf = NULL;
-	ssize_t n;
+	struct big_send b = { .fd = cli[0], .len = size };
+	ssize_t n = -1;
+	pthread_t th;
+	int rerr = 0;
 
 	if (buf)
 		rbuf = malloc(size + 1);
-	if (!buf || !rbuf) {
+	b.buf = buf;
+	if (!buf || !rbuf || pthread_create(&th, NULL, big_sender, &b)) {
 		printf("big ENOMEM\n");
+		free(rbuf);
 		free(buf);
 		return;
 	}
-	n = send(cli[0], buf, size, 0);
-	if (n != (ssize_t)size) {
-		printf("big %s\n", n < 0 ? err_name(errno) : "short");
-	} else {
-		n = recv_msg(srv[0], rbuf, size + 1);
-		if (n == (ssize_t)size)
-			printf("big ok\n");
-		else
-			printf("big receive %s\n",
-			       n < 0 ? err_name(errno) : "short");
+	for (;;) {
+		struct pollfd pfd = { .fd = srv[0], .events = POLLIN };
+
+		if (poll(&pfd, 1, 100) > 0) {
+			n = recv_msg(srv[0], rbuf, size + 1);
+			rerr = errno;
+			break;
+		}
+		/* a send that failed leaves nothing to read */
+		if (atomic_load(&b.done) && b.n != (ssize_t)size)
+			break;
 	}
+	pthread_join(th, NULL);
+	if (b.n != (ssize_t)size)
+		printf("big %s\n", b.n < 0 ? err_name(b.err) : "short");
+	else if (n == (ssize_t)size)
+		printf("big ok\n");
+	else
+		printf("big receive %s\n", n < 0 ? err_name(rerr) : "short");
 	free(rbuf);
 	free(buf);
 }

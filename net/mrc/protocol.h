@@ -181,6 +181,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
  * @fin_queued: shutdown(SHUT_WR) or close() queued our FIN
+ * @snd_partial: a blocking sendmsg() has queued part of a message and
+ *               sleeps for room for the rest: a shutdown(SHUT_WR) leaves
+ *               the FIN to it, after the message's last piece
  * @fin_acked: the peer acknowledged our FIN
  * @failed: ended by mrc_conn_abort() (its event is sent)
  * @evset: entropy values of this connection and their states
@@ -262,6 +265,7 @@ struct mrc_sock {
 	unsigned long		deferred;
 	bool			in_timer_cb;
 	bool			fin_queued;
+	bool			snd_partial;
 	bool			fin_acked;
 	bool			failed;
 

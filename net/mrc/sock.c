@@ -47,7 +47,9 @@ static bool mrc_may_send(struct sock *sk)
 	return READ_ONCE(sk->sk_wmem_queued) < READ_ONCE(sk->sk_sndbuf);
 }
 
-/* Acknowledged packets were freed: wake writers if a message fits. */
+/* Acknowledged packets were freed: wake writers if a message fits, the
+ * one in the middle of a message too (TASK_KILLABLE, see mrc_send_sleep()).
+ */
 static void mrc_write_space(struct sock *sk)
 {
 	struct socket_wq *wq;
@@ -58,8 +60,7 @@ static void mrc_write_space(struct sock *sk)
 	rcu_read_lock();
 	wq = rcu_dereference(sk->sk_wq);
 	if (skwq_has_sleeper(wq))
-		wake_up_interruptible_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM |
-					   EPOLLWRBAND);
+		wake_up_poll(&wq->wait, EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
 	if (wq && wq->fasync_list && !(sk->sk_shutdown & SEND_SHUTDOWN))
 		sock_wake_async(wq, SOCK_WAKE_SPACE, POLL_OUT);
 	rcu_read_unlock();
@@ -378,9 +379,12 @@ out:
 }
 
 /* Why a sender waiting for room must stop now, or 0: the connection's
- * error, the end of sending, no time left or a signal.
+ * error, the end of sending, no time left or a signal.  In the middle of
+ * a message (@rest) only the connection's end or a fatal signal stop it:
+ * the message must be queued whole, before a FIN that shutdown() asked
+ * for meanwhile (see mrc_shutdown()).
  */
-static int mrc_send_wait_stop(struct sock *sk, long timeo)
+static int mrc_send_wait_stop(struct sock *sk, long timeo, bool rest)
 {
 	int err;
 
@@ -388,9 +392,12 @@ static int mrc_send_wait_stop(struct sock *sk, long timeo)
 		err = sock_error(sk);
 		return err ? : -EPIPE;
 	}
-	if ((sk->sk_shutdown & SEND_SHUTDOWN) ||
-	    (sk->sk_state != TCP_ESTABLISHED &&
-	     sk->sk_state != TCP_CLOSE_WAIT))
+	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT)
+		return -EPIPE;
+	/* a shutdown(SHUT_WR) meanwhile waits for the end of the message */
+	if (rest)
+		return fatal_signal_pending(current) ? -EINTR : 0;
+	if (sk->sk_shutdown & SEND_SHUTDOWN)
 		return -EPIPE;
 	if (!timeo)
 		return -EAGAIN;
@@ -399,57 +406,83 @@ static int mrc_send_wait_stop(struct sock *sk, long timeo)
 	return 0;
 }
 
-static int mrc_wait_for_space(struct sock *sk, long *timeo)
+/* Sleep until @sk's wait queue is woken or *@timeo passes, with the
+ * socket released meanwhile (sk_wait_event() without its condition: the
+ * callers' loops test theirs).  In the middle of a message a signal must
+ * not end the wait (nor make it spin), so it is TASK_KILLABLE, which
+ * only mrc_write_space()'s wakeup reaches: the errors and state changes
+ * that wake sockets wake interruptible sleepers only, so it also looks
+ * again every MRC_SEND_RECHECK.
+ */
+#define MRC_SEND_RECHECK	(HZ / 5)
+
+static void mrc_send_sleep(struct sock *sk, long *timeo, bool rest,
+			   struct wait_queue_entry *wait)
+{
+	release_sock(sk);
+	if (rest)
+		wait_woken(wait, TASK_KILLABLE,
+			   min_t(long, *timeo, MRC_SEND_RECHECK));
+	else
+		*timeo = wait_woken(wait, TASK_INTERRUPTIBLE, *timeo);
+	lock_sock(sk);
+}
+
+static int mrc_wait_for_space(struct sock *sk, long *timeo, bool rest)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	for (;;) {
+		/* the rest of a message goes before a FIN asked for */
 		if (mrc_may_send(sk) && !sk->sk_err &&
-		    !(sk->sk_shutdown & SEND_SHUTDOWN) &&
+		    (rest || !(sk->sk_shutdown & SEND_SHUTDOWN)) &&
 		    (sk->sk_state == TCP_ESTABLISHED ||
 		     sk->sk_state == TCP_CLOSE_WAIT))
 			break;
-		err = mrc_send_wait_stop(sk, *timeo);
+		err = mrc_send_wait_stop(sk, *timeo, rest);
 		if (err)
 			break;
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		sk_wait_event(sk, timeo, mrc_may_send(sk) || sk->sk_err ||
-			      (sk->sk_shutdown & SEND_SHUTDOWN) ||
-			      (sk->sk_state != TCP_ESTABLISHED &&
-			       sk->sk_state != TCP_CLOSE_WAIT), &wait);
+		mrc_send_sleep(sk, timeo, rest, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
 }
 
-/* Copy a whole message into packets on a private list.  Charged to the
- * socket only once the whole message is there.
+/* Copy bytes @off to @off + @n of a message of @len bytes into packets on
+ * a private list, charged to nothing yet.  On an error the list is empty
+ * and the iterator is where it was.
  */
 static int mrc_build_message(struct sock *sk, struct msghdr *msg,
-			     size_t len, struct sk_buff_head *list)
+			     size_t len, size_t off, size_t n,
+			     struct sk_buff_head *list)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	size_t off = 0;
+	size_t end = off + n, copied = 0;
 	struct sk_buff *skb;
+	int err;
 
 	__skb_queue_head_init(list);
 	do {
-		size_t chunk = min_t(size_t, len - off, msk->mss);
+		size_t chunk = min_t(size_t, end - off, msk->mss);
 		struct mrc_skb_cb *cb;
 
 		skb = alloc_skb(MRC_HEADROOM + chunk, sk->sk_allocation);
-		if (!skb)
-			goto nomem;
+		if (!skb) {
+			err = -ENOBUFS;
+			goto fail;
+		}
 		skb_reserve(skb, MRC_HEADROOM);
 		if (chunk &&
 		    !copy_from_iter_full(skb_put(skb, chunk), chunk,
 					 &msg->msg_iter)) {
 			kfree_skb(skb);
-			__skb_queue_purge(list);
-			return -EFAULT;
+			err = -EFAULT;
+			goto fail;
 		}
+		copied += chunk;
 		/* the headers of each transmission go into the headroom */
 		__skb_header_release(skb);
 		cb = mrc_cb(skb);
@@ -462,21 +495,22 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		if (off == len)
 			cb->flags |= MRC_CB_EOR;
 		__skb_queue_tail(list, skb);
-	} while (off < len);
+	} while (off < end);
 	return 0;
-nomem:
+fail:
 	__skb_queue_purge(list);
-	return -ENOBUFS;
+	iov_iter_revert(&msg->msg_iter, copied);
+	return err;
 }
 
-/* Charge a built message to the socket and the protocol's pool (and the
- * memory cgroup) and queue it.  Over the pool's limit, wait as TCP does
+/* Charge built packets to the socket and the protocol's pool (and the
+ * memory cgroup) and queue them.  Over the pool's limit, wait as TCP does
  * (sk_stream_wait_memory()): a while at random, up to the send timeout,
- * for other sockets' memory to come back; then -EAGAIN.  The message
- * stays built meanwhile; on an error the caller frees it.
+ * for other sockets' memory to come back; then -EAGAIN.  The packets stay
+ * built meanwhile; on an error the caller frees them.
  */
 static int mrc_queue_list(struct sock *sk, struct sk_buff_head *list,
-			  long *timeo)
+			  long *timeo, bool rest)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sk_buff *skb;
@@ -490,12 +524,11 @@ static int mrc_queue_list(struct sock *sk, struct sk_buff_head *list,
 			long pause = min_t(long, *timeo,
 					   2 + get_random_u32_below(HZ / 5));
 
-			err = mrc_send_wait_stop(sk, *timeo);
+			err = mrc_send_wait_stop(sk, *timeo, rest);
 			if (err)
 				break;
 			*timeo -= pause;
-			sk_wait_event(sk, &pause, sk->sk_err ||
-				      (sk->sk_shutdown & SEND_SHUTDOWN), &wait);
+			mrc_send_sleep(sk, &pause, rest, &wait);
 			*timeo += pause;
 		}
 		remove_wait_queue(sk_sleep(sk), &wait);
@@ -510,12 +543,117 @@ static int mrc_queue_list(struct sock *sk, struct sk_buff_head *list,
 	return 0;
 }
 
+/* Queue our FIN after the last message. */
+static void mrc_queue_fin(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+
+	if (msk->fin_queued || !msk->rtx)
+		return;
+	skb = alloc_skb(MRC_HEADROOM, sk->sk_allocation | __GFP_NOFAIL);
+	skb_reserve(skb, MRC_HEADROOM);
+	__skb_header_release(skb);
+	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
+	mrc_cb(skb)->msg_id = msk->snd_msg_id;
+	mrc_cb(skb)->flags = MRC_CB_FIN;
+	/* one small packet per connection, which close() cannot fail to
+	 * queue: counted in the socket's queue, not in the pool
+	 */
+	sk_wmem_queued_add(sk, skb->truesize);
+	__skb_queue_tail(&sk->sk_write_queue, skb);
+	msk->fin_queued = true;
+	if (sk->sk_state == TCP_ESTABLISHED)
+		inet_sk_set_state(sk, TCP_FIN_WAIT1);
+	mrc_push(sk);
+}
+
+/* How much of the @left bytes still to queue to build now: what the send
+ * buffer has room for (a packet's truesize is about twice its payload),
+ * at least a packet and at most MRC_SEND_CHUNK_PKTS, so that the first
+ * packets leave before a large message is copied whole.
+ */
+#define MRC_SEND_CHUNK_PKTS	64
+
+static size_t mrc_send_chunk(struct sock *sk, size_t left)
+{
+	int room = READ_ONCE(sk->sk_sndbuf) - READ_ONCE(sk->sk_wmem_queued);
+	size_t mss = mrc_sk(sk)->mss;
+	size_t n = room > 0 ? rounddown((size_t)room / 2, mss) : 0;
+
+	n = clamp_t(size_t, n, mss, MRC_SEND_CHUNK_PKTS * mss);
+	return min(n, left);
+}
+
+/* Queue a message of @len bytes in pieces as the send buffer has room,
+ * pushing each; a non-blocking sender queues it at once.  The send
+ * timeout and signals apply until the first piece is queued; after it
+ * the message is queued whole, or the connection is reset: a fatal
+ * signal, a bad buffer (EFAULT) or the end of the connection cut it, and
+ * its first pieces may have left.
+ */
+static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
+			    long timeo)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	long forever = MAX_SCHEDULE_TIMEOUT;
+	struct sk_buff_head list;
+	size_t off = 0, n;
+	int err;
+
+	err = mrc_wait_for_space(sk, &timeo, false);
+	if (err)
+		return err;
+	msk->snd_partial = true;
+	do {
+		bool rest = off != 0;
+
+		n = timeo ? mrc_send_chunk(sk, len - off) : len;
+		err = mrc_build_message(sk, msg, len, off, n, &list);
+		if (err == -ENOBUFS && rest) {
+			/* no memory for a piece: wait for some, as for the
+			 * pool
+			 */
+			long pause = 2 + get_random_u32_below(HZ / 5);
+			DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+			add_wait_queue(sk_sleep(sk), &wait);
+			mrc_send_sleep(sk, &pause, true, &wait);
+			remove_wait_queue(sk_sleep(sk), &wait);
+			err = mrc_send_wait_stop(sk, forever, true);
+			continue;
+		}
+		if (!err)
+			err = mrc_queue_list(sk, &list, rest ? &forever : &timeo,
+					     rest);
+		if (err) {
+			__skb_queue_purge(&list);
+			break;
+		}
+		off += n;
+		mrc_push(sk);
+		if (off < len && timeo)
+			err = mrc_wait_for_space(sk, &forever, true);
+	} while (!err && off < len);
+
+	msk->snd_partial = false;
+	if (!err)
+		msk->snd_msg_id++;
+	/* a message cut short: the stream cannot go on without the rest */
+	if (err && off && sk->sk_state != TCP_CLOSE)
+		mrc_conn_abort(sk, ECONNABORTED, true);
+	else if ((sk->sk_shutdown & SEND_SHUTDOWN) &&
+		 (sk->sk_state == TCP_ESTABLISHED ||
+		  sk->sk_state == TCP_CLOSE_WAIT))
+		mrc_queue_fin(sk);	/* asked for while we slept */
+	return err;
+}
+
 static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
-	struct sk_buff_head list;
 	u32 max_msg;
 	long timeo;
 	int err;
@@ -559,20 +697,9 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		err = -EMSGSIZE;
 		goto out;
 	}
-	err = mrc_wait_for_space(sk, &timeo);
+	err = mrc_send_message(sk, msg, len, timeo);
 	if (err)
 		goto out;
-
-	err = mrc_build_message(sk, msg, len, &list);
-	if (err)
-		goto out;
-	err = mrc_queue_list(sk, &list, &timeo);
-	if (err) {
-		__skb_queue_purge(&list);
-		goto out;
-	}
-	msk->snd_msg_id++;
-	mrc_push(sk);
 	err = len;
 out:
 	release_sock(sk);
@@ -808,31 +935,6 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
-/* Queue our FIN after the last message. */
-static void mrc_queue_fin(struct sock *sk)
-{
-	struct mrc_sock *msk = mrc_sk(sk);
-	struct sk_buff *skb;
-
-	if (msk->fin_queued || !msk->rtx)
-		return;
-	skb = alloc_skb(MRC_HEADROOM, sk->sk_allocation | __GFP_NOFAIL);
-	skb_reserve(skb, MRC_HEADROOM);
-	__skb_header_release(skb);
-	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
-	mrc_cb(skb)->msg_id = msk->snd_msg_id;
-	mrc_cb(skb)->flags = MRC_CB_FIN;
-	/* one small packet per connection, which close() cannot fail to
-	 * queue: counted in the socket's queue, not in the pool
-	 */
-	sk_wmem_queued_add(sk, skb->truesize);
-	__skb_queue_tail(&sk->sk_write_queue, skb);
-	msk->fin_queued = true;
-	if (sk->sk_state == TCP_ESTABLISHED)
-		inet_sk_set_state(sk, TCP_FIN_WAIT1);
-	mrc_push(sk);
-}
-
 static int mrc_shutdown(struct socket *sock, int how)
 {
 	struct sock *sk = sock->sk;
@@ -856,7 +958,10 @@ static int mrc_shutdown(struct socket *sock, int how)
 		goto out;
 	}
 	sk->sk_shutdown |= how;
-	if ((how & SEND_SHUTDOWN) &&
+	/* not in the middle of a message: its sender queues the FIN after
+	 * the message's last piece
+	 */
+	if ((how & SEND_SHUTDOWN) && !mrc_sk(sk)->snd_partial &&
 	    (sk->sk_state == TCP_ESTABLISHED || sk->sk_state == TCP_CLOSE_WAIT))
 		mrc_queue_fin(sk);
 	sk->sk_state_change(sk);
