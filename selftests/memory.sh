@@ -120,6 +120,51 @@ mrc_expect_eq "over max_orphans a closing connection is reset" 1 \
 kill "$lpid" 2>/dev/null
 wait "$lpid" 2>/dev/null
 
+# Memory cgroups: a listener's connections are charged, from accept(),
+# to the memory cgroup of the task that accepts them, as TCP's are, what
+# they received before it included; what they uncharge when they end
+# was charged (a page counter that underflows warns, which fails the run).
+# The senders stay outside the cgroup.
+cgroot=/sys/fs/cgroup
+[ -e "$cgroot/cgroup.controllers" ] ||
+	mount -t cgroup2 cgroup2 "$cgroot" 2>/dev/null
+if ! grep -qw memory "$cgroot/cgroup.controllers" 2>/dev/null; then
+	mrc_skip "accepted connections are charged to the acceptor's memory cgroup" \
+		"the running kernel has no cgroup v2 memory controller"
+else
+	# memcg_sock: socket memory charged to the test's cgroup, bytes
+	memcg_sock() {
+		awk '$1 == "sock" { print $2 }' "$cg/memory.stat"
+	}
+	echo +memory >"$cgroot/cgroup.subtree_control"
+	cg=$cgroot/mrc-memory-$$
+	mkdir "$cg"
+	# 4 readers that wait 4 s hold about a window (more than 64 KiB) each
+	max=0
+	MRC_XFER_SERVER_CGROUP=$cg mrc_transfer_start "$MRC_H1" "$MRC_H2" \
+		"$MRC_H2_ADDR4" -c 4 -n 8 -m 65536 -M 65536 -P 4000
+	while mrc_transfer_running; do
+		m=$(memcg_sock)
+		[ "${m:-0}" -gt "$max" ] && max=$m
+		sleep 0.2
+	done
+	mrc_transfer_wait "every message arrives to readers in a memory cgroup"
+	echo "# peak socket memory of the readers' cgroup: $max bytes"
+	if [ "$max" -ge $((4 * 65536)) ]; then
+		mrc_ok "accepted connections are charged to the acceptor's memory cgroup ($max bytes)"
+	else
+		mrc_fail "accepted connections are charged to the acceptor's memory cgroup" \
+			"peak socket memory $max bytes, expected at least $((4 * 65536))"
+	fi
+	# the cgroup's statistics are flushed every 2 s
+	for _ in $(seq 50); do
+		[ "$(memcg_sock)" -eq 0 ] && break
+		sleep 0.2
+	done
+	mrc_expect_eq "the cgroup's socket memory comes back to 0" 0 "$(memcg_sock)"
+	rmdir "$cg"
+fi
+
 restore
 mrc_expect_eq "net.mrc.mem restored" "$old_mem" "$(cat /proc/sys/net/mrc/mem)"
 mrc_expect_eq "net.mrc.max_orphans restored" "$old_orph" \

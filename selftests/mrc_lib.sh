@@ -260,14 +260,19 @@ mrc_wait_listening() {
 # Both get the same ARGS.  One transfer at a time: mrc_transfer_wait
 # collects it.  The mrc port it uses is in $MRC_XFER_PORT.
 mrc_transfer_start() {
-	local cns=$1 sns=$2 addr=$3 v6=()
+	local cns=$1 sns=$2 addr=$3 v6=() cg=${MRC_XFER_SERVER_CGROUP:-}
 	shift 3
 	[[ "$addr" = *:* ]] && v6=(-6)
 	MRC_XFER_PORT=$((7000 + RANDOM % 1000))
 	mrc_xfer_ns=("$cns" "$sns")
 	mrc_xfer_out=$(mktemp)
-	ip netns exec "$sns" "$MRC_SELFTESTS/mrc_msg" server "${v6[@]}" \
-		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out" 2>&1 &
+	# MRC_XFER_SERVER_CGROUP: a cgroup v2 directory the server runs in
+	# (entered before "ip netns exec", which mounts a sysfs of its own)
+	(
+		[ -z "$cg" ] || echo "$BASHPID" >"$cg/cgroup.procs" || exit
+		exec ip netns exec "$sns" "$MRC_SELFTESTS/mrc_msg" server \
+			"${v6[@]}" -p "$MRC_XFER_PORT" "$@"
+	) >"$mrc_xfer_out" 2>&1 &
 	mrc_xfer_spid=$!
 	mrc_pids+=("$mrc_xfer_spid")
 	mrc_wait_listening "$mrc_xfer_out"

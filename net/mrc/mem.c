@@ -160,6 +160,53 @@ void mrc_mem_sock_added(struct sock *sk)
 }
 
 /**
+ * mrc_mem_accept_memcg() - charge an accepted child to the acceptor's cgroup
+ * @child: a listener's child being accepted, locked by its owner
+ *
+ * A child is made in softirq, where no memory cgroup applies: as
+ * inet_csk_accept() does for TCP, it joins the memory cgroup of the task
+ * that accepts it, which is charged what the child already holds (its
+ * receive queue and forward allocation; it has sent nothing yet), so
+ * that what is later uncharged was charged.  mem_cgroup_sk_alloc() and
+ * mem_cgroup_charge_skmem() are not exported: the cgroup is taken from a
+ * socket that sk_alloc() makes for this in process context (so the
+ * kernel's own rules apply: none for the root cgroup, socket accounting
+ * active on cgroup v1), and the pages are charged by __sk_mem_schedule(),
+ * whose charge to the pool, already made, is given back at once.  When
+ * the cgroup has no room for them, the child stays outside it, as before.
+ */
+void mrc_mem_accept_memcg(struct sock *child)
+{
+	struct sock *tmp;
+	int amt;
+
+	if (!mem_cgroup_sockets_enabled || child->sk_memcg)
+		return;
+	tmp = sk_alloc(sock_net(child), child->sk_family, GFP_KERNEL,
+		       child->sk_prot, 1);
+	if (!tmp)
+		return;
+	if (!tmp->sk_memcg)
+		goto out;
+	child->sk_memcg = tmp->sk_memcg;
+	amt = sk_mem_pages(child->sk_forward_alloc +
+			   atomic_read(&child->sk_rmem_alloc));
+	if (amt) {
+		if (!__sk_mem_schedule(child, amt << PAGE_SHIFT,
+				       SK_MEM_RECV)) {
+			child->sk_memcg = NULL;	/* tmp's reference goes */
+			goto out;
+		}
+		sk_forward_alloc_add(child, -(amt << PAGE_SHIFT));
+		/* the shared counter (see mrc_rmem_schedule()) */
+		atomic_long_sub(amt, child->sk_prot->memory_allocated);
+	}
+	tmp->sk_memcg = NULL;	/* its reference is the child's now */
+out:
+	sk_free(tmp);
+}
+
+/**
  * mrc_orphan_add() - a closed socket goes on delivering on its own
  * @sk: the connection, locked
  *

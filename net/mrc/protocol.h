@@ -484,6 +484,7 @@ void mrc_mem_proto_init(struct proto *prot);
 int mrc_mem_init(void);
 void mrc_mem_exit(void);
 void mrc_mem_sock_added(struct sock *sk);
+void mrc_mem_accept_memcg(struct sock *child);
 int mrc_mem_rmem_min(void);
 bool mrc_orphan_add(struct sock *sk);
 void mrc_orphan_done(struct sock *sk);

@@ -258,6 +258,7 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	spin_unlock_bh(&msk->accept_lock);
 
 	lock_sock_nested(child, SINGLE_DEPTH_NESTING);
+	mrc_mem_accept_memcg(child);
 	sock_graft(child, newsock);
 	newsock->state = SS_CONNECTED;
 	mrc_sk_release_parent(child);
