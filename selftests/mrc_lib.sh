@@ -155,6 +155,14 @@ mrc_module_unload_when_free() {
 	return 1
 }
 
+# mrc_ns_use NS: make (and close) an mrc socket in NS, which opens the
+# namespace's tunnel sockets (a namespace binds its port on first use)
+mrc_ns_use() {
+	ip netns exec "$1" python3 -c '
+import socket
+socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254).close()'
+}
+
 # mrc_udp_bound NS PORT: is a UDP socket bound to PORT in NS?
 mrc_udp_bound() {
 	ip netns exec "$1" ss -Huln "sport = :$2" | grep -q .

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Every network namespace gets its own mrc state: a UDP tunnel socket on
-# its encapsulation port, its own settings and its own counters; the state
+# its encapsulation port (from its first mrc socket on), its own settings
+# and its own counters; the state
 # goes away with the namespace and comes back with the module, and a
 # namespace that outlived a reload can still go away safely.  The tunnel's
 # packets are counted by the device they leave through, once.
@@ -18,7 +19,11 @@ b=
 mrc_ns_create a || { mrc_fail "namespace a created"; mrc_done; }
 mrc_ns_create b || { mrc_fail "namespace b created"; mrc_done; }
 
-mrc_check "new namespace has UDP port $port bound" mrc_udp_bound "$a" "$port"
+mrc_check_fails "a new namespace binds no UDP port before its first mrc socket" \
+	mrc_udp_bound "$a" "$port"
+mrc_check "an mrc socket can be made there" mrc_ns_use "$a"
+mrc_check "then the namespace has UDP port $port bound" mrc_udp_bound "$a" "$port"
+mrc_check "an mrc socket in namespace b" mrc_ns_use "$b"
 mrc_expect_eq "config show in a new namespace" "$port" "$(mrc_setting "$a" port)"
 
 # Settings are per namespace.
@@ -105,7 +110,9 @@ mrc_expect_eq "namespace b unaffected by a's deletion" "$port" "$(mrc_setting "$
 mrc_check "unload with a namespace alive" mrc_module_unload
 mrc_check_fails "namespace b port released on unload" mrc_udp_bound "$b" "$port"
 mrc_check "load again" mrc_module_load
-mrc_check "namespace b bound again on reload" mrc_udp_bound "$b" "$port"
+mrc_check_fails "namespace b binds nothing on reload" mrc_udp_bound "$b" "$port"
+mrc_check "an mrc socket in namespace b after reload" mrc_ns_use "$b"
+mrc_check "namespace b bound again on first use" mrc_udp_bound "$b" "$port"
 mrc_expect_eq "namespace b counters start at zero" 0 "$(mrc_stat "$b" in_pkts)"
 
 # A namespace that outlived the reload goes away, and sockets of a new one
@@ -159,8 +166,9 @@ else
 		"port sent $port_tx packets, the bridge counted $br_tx"
 fi
 
-# A namespace whose port is taken when the module loads does not stop it
-# loading: it gets mrc without tunnel sockets until a free port is set.
+# A namespace whose port is taken does not stop the module loading, nor
+# its first mrc socket being made: it gets mrc without tunnel sockets
+# until a free port is set.
 mrc_check "unload before taking port $port" mrc_module_unload_when_free
 mrc_ns_create c || { mrc_fail "namespace c created"; mrc_done; }
 held=/tmp/mrc-netns-held-$$
@@ -179,7 +187,9 @@ mrc_check "port $port taken in namespace c" test -e "$held"
 rm -f "$held"
 mrc_check "load with port $port taken in a namespace" mrc_module_load
 mrc_expect_eq "that namespace still has mrc" "$port" "$(mrc_setting "$c" port)"
-mrc_check "the other namespaces are bound" mrc_udp_bound "$MRC_H2" "$port"
+mrc_check "an mrc socket can be made there, its port taken" mrc_ns_use "$c"
+mrc_check "an mrc socket in another namespace" mrc_ns_use "$MRC_H2"
+mrc_check "which is bound" mrc_udp_bound "$MRC_H2" "$port"
 mrc_check "a free port can be set there" mrc -n "$c" config set port 5002
 mrc_check "and is bound" mrc_udp_bound "$c" 5002
 

@@ -121,6 +121,40 @@ int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 	return 0;
 }
 
+/**
+ * mrc_net_tunnels_want() - open a namespace's tunnel sockets on first use
+ * @net: the namespace of a new mrc socket
+ *
+ * A namespace binds its encapsulation port when its first mrc socket is
+ * made (or its port is set, mrc_net_set_port()), not when the module is
+ * loaded or the namespace made: namespaces that do not use mrc keep the
+ * port free.  A port that is taken leaves the namespace without tunnel
+ * sockets (its connections cannot send) until the administrator sets a
+ * free one; each new socket tries again.  The sockets stay open until
+ * the namespace goes.  Process context.
+ */
+void mrc_net_tunnels_want(struct net *net)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+	struct socket *s4, *s6;
+	int err;
+
+	if (likely(rcu_access_pointer(mn->sock4)))
+		return;
+	mutex_lock(&mn->lock);
+	if (!rcu_access_pointer(mn->sock4)) {
+		err = mrc_tunnels_open(net, mn, mn->port, &s4, &s6);
+		if (!err) {
+			rcu_assign_pointer(mn->sock4, s4);
+			rcu_assign_pointer(mn->sock6, s6);
+		} else {
+			pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d); set another port\n",
+					    mn->port, err);
+		}
+	}
+	mutex_unlock(&mn->lock);
+}
+
 static void mrc_settings_default(struct mrc_settings *s)
 {
 	s->rto_min_us = MRC_DEFAULT_RTO_MIN_US;
@@ -229,7 +263,6 @@ static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
 	struct mrc_settings *settings;
-	struct socket *s4, *s6;
 	int err, i;
 
 	mutex_init(&mn->lock);
@@ -259,20 +292,9 @@ static int __net_init mrc_net_init(struct net *net)
 	if (err)
 		goto err_mib;
 
-	/* A namespace whose port is taken still gets mrc, without tunnel
-	 * sockets until the administrator sets a port that is free: one
-	 * such namespace must not stop the module from loading, nor a
-	 * namespace from being made.
-	 */
-	err = mrc_tunnels_open(net, mn, mn->port, &s4, &s6);
-	if (err) {
-		pr_info_ratelimited("mrc: cannot bind UDP port %u in a namespace (error %d); set another port\n",
-				    mn->port, err);
-		s4 = NULL;
-		s6 = NULL;
-	}
-	RCU_INIT_POINTER(mn->sock4, s4);
-	RCU_INIT_POINTER(mn->sock6, s6);
+	/* the tunnel sockets wait for the namespace's first mrc socket */
+	RCU_INIT_POINTER(mn->sock4, NULL);
+	RCU_INIT_POINTER(mn->sock6, NULL);
 	return 0;
 
 err_mib:

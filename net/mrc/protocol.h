@@ -357,7 +357,9 @@ struct mrc_settings {
  * @lock: serialises changes of the settings and of the tunnel sockets;
  *        process context only
  * @sock4: UDP tunnel socket for IPv4, bound to @port; under @lock, read
- *         under RCU by the transmit path
+ *         under RCU by the transmit path; NULL until the namespace's
+ *         first mrc socket (mrc_net_tunnels_want()) or while @port is
+ *         taken
  * @sock6: UDP tunnel socket for IPv6 (v6only), bound to @port; NULL when
  *         the kernel has no IPv6; as @sock4
  * @port: UDP encapsulation port, host order
@@ -472,6 +474,7 @@ extern struct proto mrcv6_prot;
 /* netns.c */
 int mrc_pernet_register(void);
 void mrc_pernet_unregister(void);
+void mrc_net_tunnels_want(struct net *net);
 int mrc_net_set_port(struct mrc_net *mn, struct net *net, u16 port,
 		     struct netlink_ext_ack *extack);
 bool mrc_net_port_denied(struct mrc_net *mn, const struct in6_addr *peer,

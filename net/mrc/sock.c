@@ -68,6 +68,7 @@ static void mrc_write_space(struct sock *sk)
 
 static int mrc_sk_init(struct sock *sk)
 {
+	mrc_net_tunnels_want(sock_net(sk));
 	mrc_sock_init_fields(sk);
 	mrc_mem_sock_added(sk);
 	sk->sk_state = TCP_CLOSE;
