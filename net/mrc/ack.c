@@ -417,6 +417,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		struct mrc_cc_ack ca = {
 			.acked = acked,
 			.rtt_us = rtt_us,
+			.now_us = (u32)div_u64(now, NSEC_PER_USEC),
 			.snd_una = msk->snd_una,
 			.snd_nxt = msk->snd_nxt,
 			.in_flight = held,

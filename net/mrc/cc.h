@@ -59,7 +59,12 @@ struct mrc_cc_params {
  * @ssthresh: slow-start threshold, packets
  * @cnt: packets acknowledged towards the next additive increase
  * @alpha: EWMA of the marked fraction, 1/1024
- * @base_rtt_us: lowest RTT seen, 0 before a sample
+ * @base_rtt_us: lowest RTT of the last MRC_CC_BASE_RTT_WIN_US (of the
+ *               two windows of half that, @base_cur_us and @base_prev_us),
+ *               0 before a sample
+ * @base_cur_us: lowest RTT since @base_epoch_us
+ * @base_prev_us: lowest RTT of the half window before, 0 if none
+ * @base_epoch_us: start of the current half window
  * @round_end: the round trip ends when this PSN is acknowledged
  * @round_acked: packets acknowledged in this round
  * @round_ce: of which CE-marked
@@ -82,6 +87,9 @@ struct mrc_cc {
 	u32	cnt;
 	u32	alpha;
 	u32	base_rtt_us;
+	u32	base_cur_us;
+	u32	base_prev_us;
+	u32	base_epoch_us;
 	u32	round_end;
 	u32	round_acked;
 	u32	round_ce;
@@ -101,6 +109,7 @@ struct mrc_cc {
  * @acked: packets newly acknowledged (cumulatively or selectively)
  * @ce: how many of them arrived CE-marked
  * @rtt_us: an RTT sample, 0 if the ACK gave none
+ * @now_us: when it arrived (mrc_now_us32(); wraps)
  * @snd_una: oldest unacknowledged PSN after the ACK
  * @snd_nxt: next new PSN
  * @in_flight: packets the window held when it arrived (in flight, or
@@ -110,6 +119,7 @@ struct mrc_cc_ack {
 	u32	acked;
 	u32	ce;
 	u32	rtt_us;
+	u32	now_us;
 	u32	snd_una;
 	u32	snd_nxt;
 	u32	in_flight;
@@ -310,6 +320,35 @@ static inline void mrc_cc_init(struct mrc_cc *cc, u8 algo,
 	cc->round_end = snd_nxt;
 }
 
+/* The base RTT ages: it is the lowest sample of the last 10 s or so (two
+ * half windows), so that after a failover to a longer path, or a route
+ * change, the extra delay stops reading as queueing within that time.
+ * A standing queue that lasts longer would read as the base, as it does
+ * for every delay-based algorithm with a windowed minimum (BBR's is 10 s
+ * too); a long idle time forgets everything.
+ */
+#define MRC_CC_BASE_RTT_WIN_US	(10 * USEC_PER_SEC)
+
+static inline void mrc_cc_base_rtt(struct mrc_cc *cc, u32 rtt_us, u32 now_us)
+{
+	u32 age = now_us - cc->base_epoch_us;
+
+	if (!cc->base_rtt_us || age >= MRC_CC_BASE_RTT_WIN_US) {
+		cc->base_prev_us = 0;
+		cc->base_cur_us = 0;
+		cc->base_epoch_us = now_us;
+	} else if (age >= MRC_CC_BASE_RTT_WIN_US / 2) {
+		cc->base_prev_us = cc->base_cur_us;
+		cc->base_cur_us = 0;
+		cc->base_epoch_us = now_us;
+	}
+	if (!cc->base_cur_us || rtt_us < cc->base_cur_us)
+		cc->base_cur_us = rtt_us;
+	cc->base_rtt_us = cc->base_prev_us ?
+			  min(cc->base_prev_us, cc->base_cur_us) :
+			  cc->base_cur_us;
+}
+
 /**
  * mrc_cc_on_ack() - an ACK acknowledged packets
  * @cc: the state
@@ -323,8 +362,7 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
 	u32 cwnd = cc->cwnd;
 
 	if (a->rtt_us) {
-		if (!cc->base_rtt_us || a->rtt_us < cc->base_rtt_us)
-			cc->base_rtt_us = a->rtt_us;
+		mrc_cc_base_rtt(cc, a->rtt_us, a->now_us);
 		cc->round_delay_us += a->rtt_us - cc->base_rtt_us;
 		cc->round_samples++;
 		if (a->rtt_us - cc->base_rtt_us >= cc->p.target_delay_us)

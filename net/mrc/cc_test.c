@@ -32,6 +32,7 @@ struct sim {
 	u32 samples;
 	u64 delay_sum;	/* of its RTT samples above BASE_RTT */
 	u32 app_limit;	/* non-zero: the application keeps no more in flight */
+	u32 now_us;	/* the clock: each ACK is 10 us after the one before */
 };
 
 /* What the ACKs of a round say: @ce of every @den are marked, spread
@@ -88,12 +89,14 @@ static bool sim_ack_n(struct sim *s, u32 n, u32 ce, u32 rtt_us)
 		.acked = n,
 		.ce = ce,
 		.rtt_us = rtt_us,
+		.now_us = s->now_us,
 		.snd_una = s->una + n,
 		.snd_nxt = s->nxt,
 		.in_flight = s->app_limit ? min(s->app_limit, s->nxt - s->una) :
 					    s->nxt - s->una,
 	};
 	s->una += n;
+	s->now_us += 10;
 	end = !mrc_psn_before(s->una, s->cc.round_end);
 	mrc_cc_on_ack(&s->cc, &a);
 	KUNIT_EXPECT_GE(s->test, s->cc.cwnd, MRC_CC_MIN_CWND);
@@ -642,6 +645,39 @@ static void mrc_cc_nscc_base_rtt_min(struct kunit *test)
 	}
 }
 
+/* The base RTT ages: once a path got longer (a failover), its RTT is the
+ * base within MRC_CC_BASE_RTT_WIN_US and reads as no queueing; a lower
+ * sample counts at once; an idle time longer than the window forgets.
+ */
+static void mrc_cc_nscc_base_rtt_ages(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+
+	sim_init(test, &s, MRC_CC_NSCC, &p);
+	sim_ack(&s, 0, 100);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 100U);
+	s.now_us += MRC_CC_BASE_RTT_WIN_US / 4;
+	sim_ack(&s, 0, 400);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 100U);
+	s.now_us += MRC_CC_BASE_RTT_WIN_US / 2;
+	sim_ack(&s, 0, 400);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 100U);
+	/* the 100 us sample is older than the window now */
+	s.now_us += MRC_CC_BASE_RTT_WIN_US / 2;
+	sim_ack(&s, 0, 400);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 400U);
+	/* a whole round at the new base reads as no queueing */
+	sim_round(&s, pat(0, 1, 400));
+	sim_round(&s, pat(0, 1, 400));
+	KUNIT_EXPECT_EQ(test, s.cc.delay_us, 0U);
+	sim_ack(&s, 0, 300);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 300U);
+	s.now_us += MRC_CC_BASE_RTT_WIN_US;
+	sim_ack(&s, 0, 500);
+	KUNIT_EXPECT_EQ(test, s.cc.base_rtt_us, 500U);
+}
+
 /* delay_us: the mean of the last round's samples above the base RTT */
 static void mrc_cc_nscc_delay_is_mean_of_last_round(struct kunit *test)
 {
@@ -1018,6 +1054,7 @@ static struct kunit_case mrc_cc_cases[] = {
 	KUNIT_CASE(mrc_cc_nscc_marks_low_delay_hold),
 	KUNIT_CASE(mrc_cc_nscc_delay_shrinks_gently),
 	KUNIT_CASE(mrc_cc_nscc_base_rtt_min),
+	KUNIT_CASE(mrc_cc_nscc_base_rtt_ages),
 	KUNIT_CASE(mrc_cc_nscc_delay_is_mean_of_last_round),
 	KUNIT_CASE(mrc_cc_nscc_fairness),
 	KUNIT_CASE(mrc_cc_params_ai),
