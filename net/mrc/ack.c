@@ -168,8 +168,64 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 	msk->evset.evs[cb->evi].lost++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	trace_mrc_loss(sk, cb->psn, msk->evset.evs[cb->evi].port, why);
-	if (mrc_cc_on_loss(&msk->cc, msk->snd_nxt))
+	if (mrc_cc_on_loss(&msk->cc, msk->snd_nxt, cb->psn))
 		mrc_trace_cwnd(sk);
+}
+
+/* A retransmitted packet leaves the ring: remember its last transmission
+ * for a while, for an echo of an earlier one that comes after.
+ */
+static void mrc_late_note(struct mrc_sock *msk, const struct mrc_skb_cb *cb)
+{
+	struct mrc_late *l = &msk->late[cb->psn % MRC_LATE_PKTS];
+
+	l->psn = cb->psn;
+	l->tsval = (u32)div_u64(cb->sent_ns, NSEC_PER_USEC);
+	l->evi = cb->prev_evi;
+}
+
+/* Does the ACK echo a data packet that came on EV @evi (the EV of the
+ * transmission before a packet's last)?  ACKs that echo no data (window
+ * updates, answers to probes and to the handshake) name the cumulative
+ * PSN with a timestamp that is not that of a transmission of it.
+ */
+static bool mrc_late_echo(const struct mrc_sock *msk,
+			  const struct mrc_ack_hdr *a, u16 evi)
+{
+	return evi < msk->evset.nr_evs &&
+	       !(ntohs(a->common.flags) & MRC_F_PROBE) &&
+	       ntohs(a->echo_ev) == msk->evset.evs[evi].port;
+}
+
+/* An echo named an earlier transmission of packet @psn than its last, at
+ * @last_us: that one arrived, so the packet was late (a slower path), not
+ * lost.  The time rule waits longer from now on; the EV it was sent on
+ * (@evi), if it went BAD for it, works after all; a window cut its loss
+ * caused is undone (TCP's Eifel detection and response, RFC 3522 and
+ * 4015, made from mrc's echoed timestamps).
+ */
+static void mrc_spurious(struct sock *sk, u32 psn, u16 evi, u32 last_us,
+			 u64 now)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ev *ev;
+
+	MRC_INC_STATS(mn, MRC_MIB_SPURIOUS_RETRANS);
+	if (msk->reo_mult < MRC_LOSS_REO_MULT_MAX)
+		msk->reo_mult++;
+	msk->reo_ns = now;
+	if (evi < msk->evset.nr_evs) {
+		ev = &msk->evset.evs[evi];
+		/* BAD since the packet went again, not from a later failure */
+		if (ev->state == MRC_EV_BAD &&
+		    (s32)((u32)div_u64(ev->bad_ns, NSEC_PER_USEC) - last_us) <= 0)
+			mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_LATE);
+	}
+	if (mrc_cc_undo(&msk->cc, psn)) {
+		MRC_INC_STATS(mn, MRC_MIB_CC_UNDO);
+		mrc_trace_cwnd(sk);
+	}
 }
 
 /* The peer has @skb (by SACK or echo) but not cumulatively yet. */
@@ -348,18 +404,29 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			if (!(flags & MRC_F_CE))
 				mrc_evset_unmarked(&msk->evset,
 						   mrc_cb(rskb)->evi);
-		} else if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
-			   mrc_cb(rskb)->tx_count > 1 &&
+		} else if (rskb && mrc_cb(rskb)->tx_count > 1 &&
+			   mrc_late_echo(msk, a, mrc_cb(rskb)->prev_evi) &&
 			   (s32)(ntohl(a->echo_tsval) -
 				 (u32)div_u64(mrc_cb(rskb)->sent_ns,
 					      NSEC_PER_USEC)) < 0) {
-			/* an earlier transmission arrived: the packet was
-			 * late, not lost; wait longer before the next verdict
+			/* an earlier transmission arrived, before or after
+			 * the last one: the packet was late, not lost
 			 */
-			MRC_INC_STATS(mn, MRC_MIB_SPURIOUS_RETRANS);
-			if (msk->reo_mult < MRC_LOSS_REO_MULT_MAX)
-				msk->reo_mult++;
-			msk->reo_ns = now;
+			mrc_spurious(sk, echo, mrc_cb(rskb)->prev_evi,
+				     (u32)div_u64(mrc_cb(rskb)->sent_ns,
+						  NSEC_PER_USEC), now);
+			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
+		}
+	} else if (mrc_psn_before(echo, msk->snd_una)) {
+		struct mrc_late *l = &msk->late[echo % MRC_LATE_PKTS];
+
+		/* the same, for a packet acknowledged (by its last
+		 * transmission) before the earlier one arrived
+		 */
+		if (l->psn == echo && mrc_late_echo(msk, a, l->evi) &&
+		    (s32)(ntohl(a->echo_tsval) - l->tsval) < 0) {
+			mrc_spurious(sk, echo, l->evi, l->tsval, now);
+			l->evi = MRC_EV_NONE;
 		}
 	}
 	if (flags & (MRC_F_CE | MRC_F_PROBE))
@@ -383,6 +450,8 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			if (mrc_cb(rskb)->sent_ns > msk->rack_sent_ns)
 				msk->rack_sent_ns = mrc_cb(rskb)->sent_ns;
 		}
+		if (mrc_cb(rskb)->tx_count > 1)
+			mrc_late_note(msk, mrc_cb(rskb));
 		if (mrc_cb(rskb)->flags & MRC_CB_FIN)
 			msk->fin_acked = true;
 		if (mrc_cb(rskb)->flags & MRC_CB_EOR)

@@ -74,6 +74,10 @@ struct mrc_cc_params {
  * @delay_us: mean queueing delay of the last round
  * @late: most of the last round's samples were at or above the target
  * @recovery_psn: no further loss reaction until it is acknowledged
+ * @undo_cwnd: the window before the last loss reaction, 0 when that one
+ *             cannot be undone (mrc_cc_undo())
+ * @undo_ssthresh: ssthresh before it
+ * @undo_psn: the packet whose loss caused it
  * @in_recovery: a loss reaction is in force
  * @grow: the last round allowed growth (no marks; for nscc, low delay)
  * @used: the window was in use at the last ACK (the sender was limited by
@@ -98,6 +102,9 @@ struct mrc_cc {
 	u32	round_late;
 	u32	delay_us;
 	u32	recovery_psn;
+	u32	undo_cwnd;
+	u32	undo_ssthresh;
+	u32	undo_psn;
 	bool	in_recovery;
 	bool	grow;
 	bool	used;
@@ -179,6 +186,7 @@ static inline void mrc_cc_shrink(struct mrc_cc *cc, u32 frac)
 	mrc_cc_set_cwnd(cc, cc->cwnd - cut);
 	cc->ssthresh = cc->cwnd;
 	cc->cnt = 0;
+	cc->undo_cwnd = 0;	/* a later cut is not undone with a loss's */
 }
 
 /* The marked fraction of the round, 1/1024, and alpha's EWMA of it. */
@@ -404,14 +412,20 @@ static inline bool mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_ack *a)
  * mrc_cc_on_loss() - a packet was judged lost
  * @cc: the state
  * @snd_nxt: next new PSN: the reaction lasts until it is acknowledged
+ * @psn: the packet
  *
  * Return: true if the window changed (once per round trip).
  */
-static inline bool mrc_cc_on_loss(struct mrc_cc *cc, u32 snd_nxt)
+static inline bool mrc_cc_on_loss(struct mrc_cc *cc, u32 snd_nxt, u32 psn)
 {
+	u32 cwnd = cc->cwnd, ssthresh = cc->ssthresh;
+
 	if (cc->in_recovery)
 		return false;
 	mrc_cc_shrink(cc, cc->p.md);
+	cc->undo_cwnd = cwnd;
+	cc->undo_ssthresh = ssthresh;
+	cc->undo_psn = psn;
 	cc->in_recovery = true;
 	cc->recovery_psn = snd_nxt;
 	return true;
@@ -424,11 +438,36 @@ static inline bool mrc_cc_on_loss(struct mrc_cc *cc, u32 snd_nxt)
  */
 static inline void mrc_cc_on_rto(struct mrc_cc *cc, u32 snd_nxt)
 {
+	cc->undo_cwnd = 0;	/* a timeout's reaction stays */
 	cc->ssthresh = max(cc->cwnd / 2, MRC_CC_MIN_CWND);
 	mrc_cc_set_cwnd(cc, cc->cwnd / 4);
 	cc->cnt = 0;
 	cc->in_recovery = true;
 	cc->recovery_psn = snd_nxt;
+}
+
+/**
+ * mrc_cc_undo() - the loss that cut the window was no loss
+ * @cc: the state
+ * @psn: a packet whose retransmission turned out spurious: an earlier
+ *       transmission arrived (the echoed timestamp says so)
+ *
+ * When @psn is the packet whose loss caused the last reaction, the
+ * window and ssthresh go back to what they were before it, as TCP's
+ * undo does on a spurious retransmission (Eifel, RFC 4015): a packet
+ * that was only late (a slower path) must not cost the window.  Once.
+ *
+ * Return: true if the reaction was undone.
+ */
+static inline bool mrc_cc_undo(struct mrc_cc *cc, u32 psn)
+{
+	if (!cc->undo_cwnd || psn != cc->undo_psn)
+		return false;
+	mrc_cc_set_cwnd(cc, max(cc->cwnd, cc->undo_cwnd));
+	cc->ssthresh = max(cc->ssthresh, cc->undo_ssthresh);
+	cc->undo_cwnd = 0;
+	cc->in_recovery = false;
+	return true;
 }
 
 #endif /* _NET_MRC_CC_H */

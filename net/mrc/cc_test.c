@@ -318,12 +318,12 @@ static void mrc_cc_reno_loss_once_per_round_trip(struct kunit *test)
 		sim_round(&s, clean());
 	c = s.cc.cwnd;
 	psn = s.nxt;
-	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, psn));
+	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, psn, psn));
 	half = c - c / 2;
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, half);
 	KUNIT_EXPECT_EQ(test, s.cc.ssthresh, half);
 	KUNIT_EXPECT_EQ(test, s.cc.recovery_psn, psn);
-	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, half);
 
 	/* ACKs up to the last packet sent before the loss */
@@ -332,7 +332,7 @@ static void mrc_cc_reno_loss_once_per_round_trip(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, s.cc.cwnd, half);
 	}
 	KUNIT_EXPECT_TRUE(test, s.cc.in_recovery);
-	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, half);
 
 	/* its ACK ends the recovery: the next loss halves again */
@@ -340,10 +340,61 @@ static void mrc_cc_reno_loss_once_per_round_trip(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, s.cc.in_recovery);
 	c = s.cc.cwnd;
 	KUNIT_EXPECT_LE(test, c, half + 1);
-	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c - c / 2);
-	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+	KUNIT_EXPECT_FALSE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c - c / 2);
+}
+
+/* A loss whose packet arrived after all (its retransmission was
+ * spurious): the cut is undone, once, only for the packet that caused it,
+ * never after a timeout, and not once another cut followed.
+ */
+static void mrc_cc_undo_spurious_loss(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	u32 c, ss;
+	struct sim s;
+
+	sim_start(test, &s, MRC_CC_RENO, &p);
+	while (s.cc.cwnd < 40)
+		sim_round(&s, clean());
+	c = s.cc.cwnd;
+	ss = s.cc.ssthresh;
+	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, 77));
+	KUNIT_EXPECT_LT(test, s.cc.cwnd, c);
+	KUNIT_EXPECT_FALSE(test, mrc_cc_undo(&s.cc, 78));
+	KUNIT_EXPECT_TRUE(test, mrc_cc_undo(&s.cc, 77));
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
+	KUNIT_EXPECT_EQ(test, s.cc.ssthresh, ss);
+	KUNIT_EXPECT_FALSE(test, s.cc.in_recovery);
+	KUNIT_EXPECT_FALSE(test, mrc_cc_undo(&s.cc, 77));
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
+
+	/* a timeout's reaction stays */
+	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, 90));
+	mrc_cc_on_rto(&s.cc, s.nxt);
+	c = s.cc.cwnd;
+	KUNIT_EXPECT_FALSE(test, mrc_cc_undo(&s.cc, 90));
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
+}
+
+/* nscc: a cut for marks after the loss's is not undone with it */
+static void mrc_cc_undo_not_after_marks(struct kunit *test)
+{
+	struct mrc_cc_params p = params();
+	struct sim s;
+	u32 c;
+
+	p.init_cwnd = 40;
+	sim_start(test, &s, MRC_CC_NSCC, &p);
+	KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, 5));
+	/* the recovery ends, then a fully marked round cuts again */
+	sim_rounds(&s, clean(), 2);
+	sim_rounds(&s, pat(1, 1, BASE_RTT + 5 * TARGET), 4);
+	c = s.cc.cwnd;
+	KUNIT_EXPECT_FALSE(test, mrc_cc_undo(&s.cc, 5));
+	KUNIT_EXPECT_EQ(test, s.cc.cwnd, c);
 }
 
 /* reno sees neither marks nor delay: the same ACKs marked and late leave
@@ -359,8 +410,8 @@ static void mrc_cc_reno_ignores_ce_and_delay(struct kunit *test)
 	sim_start(test, &b, MRC_CC_RENO, &p);
 	for (i = 0; i < 30; i++) {
 		if (i == 4) {
-			mrc_cc_on_loss(&a.cc, a.nxt);
-			mrc_cc_on_loss(&b.cc, b.nxt);
+			mrc_cc_on_loss(&a.cc, a.nxt, a.nxt);
+			mrc_cc_on_loss(&b.cc, b.nxt, b.nxt);
 		}
 		sim_round(&a, clean());
 		sim_round(&b, pat(1, 1, BASE_RTT + 20 * TARGET));
@@ -382,7 +433,7 @@ static void mrc_cc_reno_window_bounds(struct kunit *test)
 	sim_start(test, &s, MRC_CC_RENO, &p);
 	sim_rounds(&s, clean(), 10);
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, 64U);
-	mrc_cc_on_loss(&s.cc, s.nxt);
+	mrc_cc_on_loss(&s.cc, s.nxt, s.nxt);
 	sim_rounds(&s, clean(), 60);
 	KUNIT_EXPECT_EQ(test, s.cc.cwnd, 64U);
 
@@ -396,9 +447,9 @@ static void mrc_cc_reno_window_bounds(struct kunit *test)
 	for (i = 0; i < 5; i++) {
 		sim_recover(&s);
 		sim_round(&s, clean());
-		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 		KUNIT_EXPECT_EQ(test, s.cc.cwnd, 2U);
-		mrc_cc_on_loss(&s.cc, s.nxt);
+		mrc_cc_on_loss(&s.cc, s.nxt, s.nxt);
 		KUNIT_EXPECT_EQ(test, s.cc.cwnd, 2U);
 		KUNIT_EXPECT_GE(test, s.cc.ssthresh, 2U);
 		mrc_cc_on_rto(&s.cc, s.nxt);
@@ -759,7 +810,7 @@ static void mrc_cc_params_ai(struct kunit *test)
 		p.ai = ai[i];
 		p.init_cwnd = 100;
 		sim_start(test, &s, MRC_CC_RENO, &p);
-		mrc_cc_on_loss(&s.cc, s.nxt);
+		mrc_cc_on_loss(&s.cc, s.nxt, s.nxt);
 		sim_rounds(&s, clean(), 2);
 		for (j = 0; j < 20; j++) {
 			u32 before = s.cc.cwnd;
@@ -789,11 +840,11 @@ static void mrc_cc_params_md(struct kunit *test)
 		p.init_cwnd = 400;
 		p.md = 256;
 		sim_start(test, &s, algo, &p);
-		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 		KUNIT_EXPECT_EQ(test, s.cc.cwnd, cut(401, 256));
 		p.md = 1024;
 		sim_start(test, &s, algo, &p);
-		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt));
+		KUNIT_EXPECT_TRUE(test, mrc_cc_on_loss(&s.cc, s.nxt, s.nxt));
 		KUNIT_EXPECT_EQ(test, s.cc.cwnd, 2U);
 	}
 
@@ -1055,6 +1106,8 @@ static struct kunit_case mrc_cc_cases[] = {
 	KUNIT_CASE(mrc_cc_nscc_delay_shrinks_gently),
 	KUNIT_CASE(mrc_cc_nscc_base_rtt_min),
 	KUNIT_CASE(mrc_cc_nscc_base_rtt_ages),
+	KUNIT_CASE(mrc_cc_undo_spurious_loss),
+	KUNIT_CASE(mrc_cc_undo_not_after_marks),
 	KUNIT_CASE(mrc_cc_nscc_delay_is_mean_of_last_round),
 	KUNIT_CASE(mrc_cc_nscc_fairness),
 	KUNIT_CASE(mrc_cc_params_ai),

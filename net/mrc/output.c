@@ -244,7 +244,8 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 		return -ENOBUFS;
 	}
 
-	evi = mrc_ev_pick(sk, cb->tx_count ? cb->evi : MRC_EV_NONE);
+	cb->prev_evi = cb->tx_count ? cb->evi : MRC_EV_NONE;
+	evi = mrc_ev_pick(sk, cb->prev_evi);
 	port = msk->evset.evs[evi].port;
 	cb->sent_ns = mrc_now_ns();
 	trace_mrc_xmit(sk, cb->psn, port, cb->len, cb->tx_count + 1);

@@ -79,6 +79,7 @@ struct mrc_skb_cb {
 	u16	evi;
 	u8	flags;
 	u8	tx_count;
+	u16	prev_evi;	/* EV of the transmission before the last */
 	u64	sent_ns;
 	struct list_head ev_node;
 };
@@ -157,6 +158,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @reo_mult: spurious retransmissions seen lately: the time rule's
  *            reordering allowance grows with it (mrc_loss_reo_wait_ns())
  * @reo_ns: when @reo_mult last changed
+ * @late: retransmitted packets acknowledged lately, by PSN % MRC_LATE_PKTS:
+ *        an echo of an earlier transmission of one still shows that the
+ *        retransmission was spurious (mrc_spurious())
  * @last_ack_ns: when the last valid ACK arrived
  * @last_rcv_ns: when the last valid packet of any kind came from the peer
  * @last_probe_ns: when the last probe (zero window or idle) left
@@ -204,6 +208,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
  */
+/* Acknowledged retransmissions remembered per connection (struct mrc_late). */
+#define MRC_LATE_PKTS	16
+
 struct mrc_sock {
 	struct inet_sock	inet;
 	u16			opt_ev_count;
@@ -245,6 +252,11 @@ struct mrc_sock {
 	u64			rack_sent_ns;
 	u8			reo_mult;
 	u64			reo_ns;
+	struct mrc_late {
+		u32		psn;
+		u32		tsval;	/* of the last transmission */
+		u16		evi;	/* of the one before it */
+	} late[MRC_LATE_PKTS];
 	u64			last_ack_ns;
 	u64			last_rcv_ns;
 	u64			last_probe_ns;

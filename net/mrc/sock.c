@@ -23,9 +23,12 @@ void mrc_sock_init_fields(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	const struct mrc_settings *s;
+	int i;
 
 	memset((char *)msk + offsetof(struct mrc_sock, node), 0,
 	       sizeof(*msk) - offsetof(struct mrc_sock, node));
+	for (i = 0; i < MRC_LATE_PKTS; i++)
+		msk->late[i].evi = MRC_EV_NONE;
 	INIT_HLIST_NODE(&msk->port_node);
 	spin_lock_init(&msk->accept_lock);
 	INIT_LIST_HEAD(&msk->accept_queue);

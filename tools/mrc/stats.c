@@ -74,6 +74,8 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_OUT_RST_LIMITED]	= "out_rst_limited",
 	[MRC_A_STATS_DROP_MEM]		= "drop_mem",
 	[MRC_A_STATS_ORPHAN_ABORTED]	= "orphan_aborted",
+	[MRC_A_STATS_EV_GOOD_LATE]	= "ev_good_late",
+	[MRC_A_STATS_CC_UNDO]		= "cc_undo",
 };
 
 static void stats_usage(FILE *f)

@@ -297,6 +297,8 @@ enum mrc_stats_attr {
 	MRC_A_STATS_OUT_RST_LIMITED,	/* RST replies not sent: rate limit */
 	MRC_A_STATS_DROP_MEM,		/* data dropped: protocol or memcg memory limit */
 	MRC_A_STATS_ORPHAN_ABORTED,	/* orphans reset: over max_orphans or stuck */
+	MRC_A_STATS_EV_GOOD_LATE,	/* EV went GOOD: a packet judged lost on it arrived late */
+	MRC_A_STATS_CC_UNDO,		/* window cuts undone: their loss was a late packet */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
