@@ -771,6 +771,32 @@ mrc_fabric_unblackhole() {
 	mrc_fabric_spine_route "$1" "$l" 4 && mrc_fabric_spine_route "$1" "$l" 6
 }
 
+# mrc_fabric_gray S [both|down|up] / mrc_fabric_ungray S: spine S drops
+# everything it forwards while every carrier stays up (netem loss 100 % on
+# its links' egress), a gray failure no router notices: in both directions
+# (the default), only towards leaf 2 ("down": what leaf 1 sends to leaf 2)
+# or only towards leaf 1 ("up").
+mrc_fabric_gray() {
+	local s=$1 l ls
+	case "${2:-both}" in
+	both) ls=(1 2) ;;
+	down) ls=(2) ;;
+	up) ls=(1) ;;
+	*) return 1 ;;
+	esac
+	for l in "${ls[@]}"; do
+		mrc_fabric_qdisc "${MRC_SPINE[$s]}" "s$s-l$l" netem loss 100% ||
+			return 1
+	done
+}
+
+mrc_fabric_ungray() {
+	local l
+	for l in 1 2; do
+		mrc_fabric_qdisc "${MRC_SPINE[$1]}" "s$1-l$l" none || return 1
+	done
+}
+
 # mrc_fabric_flap S L END PERIOD_MS SECONDS: in the background, take the
 # link of spine S and leaf L down and up at END every PERIOD_MS for
 # SECONDS; it ends up.  The flapper's pid goes into $MRC_FLAP_PID.

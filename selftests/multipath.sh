@@ -8,7 +8,9 @@
 #    single they cross one spine; IPv6 spreads on the flow label alone;
 #  - failures mid-transfer (far-side link down, near-side link down,
 #    blackhole route on a spine, a flapping link, one EV dropped by a tc
-#    filter): every message arrives once and intact, the EVs through the
+#    filter, a gray failure: a spine that drops everything it forwards,
+#    both ways, with every link up): every message arrives once and
+#    intact, the EVs through the
 #    failure and only those go BAD, the counters show the retransmissions;
 #  - recovery: probes bring the EVs back, traffic spreads over every spine
 #    again;
@@ -299,6 +301,7 @@ fail_on() {
 	far) mrc_fabric_far_down "$SPINE" ;;
 	near) mrc_fabric_near_down "$SPINE" ;;
 	blackhole) mrc_fabric_blackhole "$SPINE" ;;
+	gray) mrc_fabric_gray "$SPINE" ;;
 	esac
 }
 
@@ -307,11 +310,12 @@ restore() {
 	far) mrc_fabric_far_up "$SPINE" ;;
 	near) mrc_fabric_near_up "$SPINE" ;;
 	blackhole) mrc_fabric_unblackhole "$SPINE" ;;
+	gray) mrc_fabric_ungray "$SPINE" ;;
 	esac
 }
 
 # failure FAM KIND: a paced transfer; KIND (far, near, blackhole, flap,
-# tc) strikes mid-transfer; checks as described at the top; then the
+# tc, gray) strikes mid-transfer; checks as described at the top; then the
 # failure is repaired and the EVs must come back.
 failure() {
 	local fam=$1 kind=$2 name s1 s2 s3 r1 pre_s need allowed victim=""
@@ -338,7 +342,7 @@ failure() {
 	fi
 	sleep 1
 	case $kind in
-	far|blackhole)
+	far|blackhole|gray)
 		need=$pre_s
 		allowed="spine == $SPINE"
 		fail_on "$kind"
@@ -376,6 +380,19 @@ failure() {
 	*) bad_watch 2 8 "$allowed" "$need" ;;
 	esac
 	echo "# [${SECONDS}s] $name sender EVs: $(ev_summary)"
+	if [ "$kind" = gray ]; then
+		# what still goes into the dead spine, per leaf (packets in
+		# 2 s): the sender's data leaves it (probes remain); the
+		# receiver, which sends no data, learns nothing of its own
+		# EVs yet and keeps sending ACKs into it (see mrc.rst)
+		local g1 g2 h1 h2
+		g1=$(mrc_fabric_uplink_tx 1 "$SPINE")
+		g2=$(mrc_fabric_uplink_tx 2 "$SPINE")
+		sleep 2
+		h1=$(mrc_fabric_uplink_tx 1 "$SPINE")
+		h2=$(mrc_fabric_uplink_tx 2 "$SPINE")
+		echo "# $name: into spine $SPINE in 2 s: leaf 1 (data) $((h1 - g1)) packets, leaf 2 (ACKs) $((h2 - g2))"
+	fi
 	if [ -n "$monpid" ]; then
 		local mbad mport mok=0
 		kill "$monpid" 2>/dev/null
@@ -404,7 +421,7 @@ failure() {
 	# BAD, never others
 	if evmap2; then
 		case $kind in
-		far|near|flap)
+		far|near|flap|gray)
 			wrong2=$(ports_where "state == \"bad\" && spine != $SPINE") ;;
 		*)
 			wrong2=$(ports_where 'state == "bad"') ;;
@@ -547,6 +564,7 @@ failure 4 near
 failure 6 blackhole
 failure 4 flap
 failure 4 tc
+failure 4 gray
 
 # e. every path dead
 all_dead 4
