@@ -30,10 +30,11 @@ import socket
 import struct
 import sys
 
-VERSION = 2
+VERSION = 3
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
-F_FIN, F_CE, F_REFUSED = 0x0001, 0x0002, 0x0004
-HDR_LEN = {DATA: 36, ACK: 44, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
+F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP = (0x0001, 0x0002, 0x0004, 0x0008,
+                                           0x0010)
+HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
 ECN_CE = 3
 
@@ -46,20 +47,35 @@ def common(typ, flags, dst, src, ver=VERSION):
 
 
 def data(dst, src, psn, msg_id, msg_len, off, payload=b'', plen=None,
-         flags=0, ver=VERSION, ev=49152):
+         flags=0, ver=VERSION, ev=49152, lost_seq=0, lost_ev=0):
     if plen is None:
         plen = len(payload)
     return (common(DATA, flags, dst, src, ver) +
-            struct.pack('!IIIIIHH', psn & U32, msg_id & U32, msg_len & U32,
-                        off & U32, 12345, ev, plen & 0xffff) + payload)
+            struct.pack('!IIIIIHHHH', psn & U32, msg_id & U32, msg_len & U32,
+                        off & U32, 12345, ev, plen & 0xffff,
+                        lost_seq & 0xffff, lost_ev & 0xffff) + payload)
 
 
 def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
-        echo=0, ver=VERSION):
+        echo=0, ver=VERSION, prev_ev=0, words=None, echoes=()):
+    """An ACK; sack is the bitmap of cum + 1 onwards (any width: the
+    words beyond the first two follow the header), echoes a list of
+    (psn, tsval, ev, flags) extra echoes; words, if given, overrides the
+    count of extra SACK words on the wire."""
+    extra = []
+    rest = sack >> 64
+    while rest:
+        extra.append(rest & U32)
+        rest >>= 32
+    nwords = len(extra) if words is None else words
     return (common(ACK, flags, dst, src, ver) +
-            struct.pack('!IIIIIIHHI', cum & U32, rwnd & U32, sack & U32,
+            struct.pack('!IIIIIIHHIHBB', cum & U32, rwnd & U32, sack & U32,
                         (sack >> 32) & U32, echo & U32, 0, 49152,
-                        seq & 0xffff, 0))
+                        seq & 0xffff, 0, prev_ev & 0xffff, nwords & 0xff,
+                        len(echoes) & 0xff) +
+            b''.join(struct.pack('!I', w) for w in extra) +
+            b''.join(struct.pack('!IIHH', p & U32, t & U32, e & 0xffff,
+                                 f & 0xffff) for p, t, e, f in echoes))
 
 
 def syn(dst, src, src_port, dst_port, udp_port, typ=SYN, flags=0,
@@ -152,7 +168,7 @@ def build(args):
         counter = 'drop_short'
     elif cls == 'version':
         pls = []
-        for v in (0, 1, 3, 0x10, 0x80, 0xff):
+        for v in (0, 1, 2, VERSION + 1, 0x10, 0x80, 0xff):
             pls += [next_piece(ver=v), ack(cid, peer, una, ver=v),
                     probe(cid, peer, ver=v)]
         counter = 'drop_version'
@@ -167,6 +183,10 @@ def build(args):
                ack(cid, peer, una, flags=F_FIN),
                ack(cid, peer, una, flags=F_REFUSED),
                ack(cid, peer, una, flags=0x0100),
+               ack(cid, peer, una, flags=F_PROBE | F_DROP),
+               ack(cid, peer, una, echoes=[(una, 1, 49152, 0x0004)]),
+               ack(cid, peer, una, echoes=[(una, 1, 49152, 0x8001)]),
+               next_piece(flags=F_DROP), probe(cid, peer, flags=F_DROP),
                syn(0, 0x1234567, 7, args.listen_port, 4797, flags=F_FIN),
                syn(0, 0x1234567, 7, args.listen_port, 4797, flags=F_CE),
                syn(cid, peer, 7, 8, 4797, typ=SYNACK, flags=F_CE),
@@ -191,6 +211,11 @@ def build(args):
                next_piece(flags=F_FIN, payload=b'', msg_len=0, off=1),
                ack(cid, peer, una) + b'\0',
                ack(cid, peer, una) + b'\0' * 100,
+               # SACK words and echoes the counts do not match
+               ack(cid, peer, una, words=1),
+               ack(cid, peer, una, sack=1 << 70, words=0),
+               ack(cid, peer, una, echoes=[(una, 1, 49152, 0)]) + b'\0' * 4,
+               ack(cid, peer, una, echoes=[(una, 1, 49152, 0)])[:-1],
                syn(0, 0x1234567, 7, args.listen_port, 4797) + b'\0',
                syn(cid, peer, 7, 8, 4797, typ=SYNACK) + b'\0' * 3,
                syn(cid, peer, 7, 8, 4797, typ=CONFIRM) + b'\0' * 4,
@@ -324,7 +349,12 @@ def build(args):
                syn(cid, peer, 7, 8, 4797, typ=CONFIRM, max_msg=0),
                syn(cid, peer, 7, 0, 4797, typ=CONFIRM),
                probe(cid, peer, reserved=1),
-               probe(cid, peer, typ=RST, reserved=0xffff)]
+               probe(cid, peer, typ=RST, reserved=0xffff),
+               # a lost ACK's sequence without its EV
+               next_piece(lost_seq=5),
+               # more SACK words or echoes than an ACK may carry
+               ack(cid, peer, una, sack=1 << 255, words=7) + b'\0' * 4,
+               ack(cid, peer, una, echoes=[(una, 1, 49152, 0)] * 17)]
         counter = 'drop_bad_field'
     else:
         sys.exit('mrc_inject: unknown class %s' % cls)

@@ -53,7 +53,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the packet layouts, shared with the raw-socket injector
-from mrc_inject import (ACK, CONFIRM, DATA, PROBE, RST,  # noqa: E402
+from mrc_inject import (ACK, CONFIRM, DATA, HDR_LEN, PROBE, RST,  # noqa: E402
                         SYNACK, U32, ack, data, probe, syn)
 
 ENCAP_PORT = 4797
@@ -166,7 +166,7 @@ def window(args):
                 pkt, addr = s.recvfrom(4096)
             except socket.timeout:
                 continue
-            if addr[0] != args.dst or len(pkt) < 36 or pkt[1] != DATA:
+            if addr[0] != args.dst or len(pkt) < HDR_LEN[DATA] or pkt[1] != DATA:
                 continue
             rel = (struct.unpack_from('!I', pkt, 12)[0] - peer_isn) & U32
             if rel not in got:

@@ -172,6 +172,17 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		mrc_trace_cwnd(sk);
 }
 
+/* One packet an ACK echoes: the one in its header (flags MRC_F_CE,
+ * MRC_F_PROBE, MRC_F_DROP of the common header) or one of its extra
+ * echoes (the same flags, from MRC_ECHO_F_*).
+ */
+struct mrc_echo {
+	u32	psn;
+	u32	tsval;
+	u16	ev;
+	u16	flags;
+};
+
 /* A retransmitted packet leaves the ring: remember its last transmission
  * for a while, for an echo of an earlier one that comes after.
  */
@@ -190,11 +201,10 @@ static void mrc_late_note(struct mrc_sock *msk, const struct mrc_skb_cb *cb)
  * PSN with a timestamp that is not that of a transmission of it.
  */
 static bool mrc_late_echo(const struct mrc_sock *msk,
-			  const struct mrc_ack_hdr *a, u16 evi)
+			  const struct mrc_echo *e, u16 evi)
 {
-	return evi < msk->evset.nr_evs &&
-	       !(ntohs(a->common.flags) & MRC_F_PROBE) &&
-	       ntohs(a->echo_ev) == msk->evset.evs[evi].port;
+	return evi < msk->evset.nr_evs && !(e->flags & MRC_F_PROBE) &&
+	       e->ev == msk->evset.evs[evi].port;
 }
 
 /* An echo named an earlier transmission of packet @psn than its last, at
@@ -321,12 +331,12 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
  * outstanding, @data), or it answers a probe (a BAD EV works again if the
  * probe left after it went BAD).
  */
-static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
+static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_echo *e,
 				bool data)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u16 flags = ntohs(a->common.flags);
-	u16 evi = mrc_evset_find(&msk->evset, ntohs(a->echo_ev));
+	u16 flags = e->flags;
+	u16 evi = mrc_evset_find(&msk->evset, e->ev);
 	struct mrc_ev *ev;
 
 	if (!data)
@@ -344,9 +354,153 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_ack_hdr *a,
 		}
 	}
 	if ((flags & MRC_F_PROBE) && ev->state == MRC_EV_BAD &&
-	    (s32)(ntohl(a->echo_tsval) -
-		  (u32)div_u64(ev->bad_ns, NSEC_PER_USEC)) > 0)
+	    (s32)(e->tsval - (u32)div_u64(ev->bad_ns, NSEC_PER_USEC)) > 0)
 		mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_PROBE);
+}
+
+/* The receiver dropped the echoed transmission of @skb (no memory, its
+ * buffer full): the packet goes again, and neither its EV (which
+ * delivered it) nor the window pays for it.
+ */
+static void mrc_peer_dropped(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+
+	if (!(cb->flags & MRC_CB_IN_FLIGHT))
+		return;
+	msk->evset.evs[cb->evi].suspect = 0;
+	mrc_ev_answered(sk, cb->evi, cb->sent_ns);
+	mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
+	msk->stats.lost++;
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_LOST_DROP);
+	trace_mrc_loss(sk, cb->psn, msk->evset.evs[cb->evi].port,
+		       MRC_MIB_LOST_DROP);
+}
+
+/* What one echo says before the cumulative part is applied: an RTT
+ * sample when it names a packet's last transmission (returned in
+ * *@rtt_us), a spurious retransmission when it names an earlier one, a
+ * packet the receiver dropped; then its EV's marks and probe answer.
+ */
+static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
+			 u32 *rtt_us, u64 now)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *rskb = NULL;
+	bool in_window;
+	u32 sent_us;
+
+	in_window = mrc_psn_in_window(e->psn, msk->snd_una,
+				      msk->snd_nxt - msk->snd_una);
+	if (in_window)
+		rskb = msk->rtx[e->psn % MRC_WIN_PKTS];
+	if (rskb) {
+		sent_us = (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC);
+		if ((e->flags & MRC_F_DROP) && sent_us == e->tsval) {
+			mrc_peer_dropped(sk, rskb);
+			return;
+		}
+		if (e->flags & MRC_F_DROP)
+			return;
+		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
+		    sent_us == e->tsval) {
+			*rtt_us = mrc_now_us32() - e->tsval;
+			mrc_rtt_sample(sk, *rtt_us);
+			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
+					  *rtt_us);
+			/* the marks that weigh an EV down wear off */
+			if (!(e->flags & MRC_F_CE))
+				mrc_evset_unmarked(&msk->evset,
+						   mrc_cb(rskb)->evi);
+		} else if (mrc_cb(rskb)->tx_count > 1 &&
+			   mrc_late_echo(msk, e, mrc_cb(rskb)->prev_evi) &&
+			   (s32)(e->tsval - sent_us) < 0) {
+			/* an earlier transmission arrived, before or after
+			 * the last one: the packet was late, not lost
+			 */
+			mrc_spurious(sk, e->psn, mrc_cb(rskb)->prev_evi,
+				     sent_us, now);
+			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
+		}
+	} else if (mrc_psn_before(e->psn, msk->snd_una) &&
+		   !(e->flags & MRC_F_DROP)) {
+		struct mrc_late *l = &msk->late[e->psn % MRC_LATE_PKTS];
+
+		/* the same, for a packet acknowledged (by its last
+		 * transmission) before the earlier one arrived
+		 */
+		if (l->psn == e->psn && mrc_late_echo(msk, e, l->evi) &&
+		    (s32)(e->tsval - l->tsval) < 0) {
+			mrc_spurious(sk, e->psn, l->evi, l->tsval, now);
+			l->evi = MRC_EV_NONE;
+		}
+	}
+	if ((e->flags & (MRC_F_CE | MRC_F_PROBE)) && !(e->flags & MRC_F_DROP))
+		mrc_rcv_ack_echo_ev(sk, e, in_window);
+}
+
+/* After the SACK words: the packet an echo names has arrived. */
+static u32 mrc_rcv_echo_sack(struct sock *sk, const struct mrc_echo *e,
+			     u32 cum)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *rskb;
+
+	if ((e->flags & MRC_F_DROP) ||
+	    !mrc_psn_in_window(e->psn, msk->snd_una,
+			       msk->snd_nxt - msk->snd_una))
+		return 0;
+	rskb = msk->rtx[e->psn % MRC_WIN_PKTS];
+	if (!rskb || (mrc_cb(rskb)->flags & MRC_CB_SACKED))
+		return 0;
+	mrc_mark_sacked(sk, rskb, cum);
+	return 1;
+}
+
+/* The extra echoes of an ACK, after its header and SACK words. */
+static void mrc_ack_echo_get(const struct mrc_ack_hdr *a, unsigned int i,
+			     struct mrc_echo *e)
+{
+	const struct mrc_ack_echo *x;
+
+	x = (const void *)((const __be32 *)(a + 1) + a->sack_words);
+	x += i;
+	e->psn = ntohl(x->psn);
+	e->tsval = ntohl(x->tsval);
+	e->ev = ntohs(x->ev);
+	e->flags = (ntohs(x->flags) & MRC_ECHO_F_CE ? MRC_F_CE : 0) |
+		   (ntohs(x->flags) & MRC_ECHO_F_DROP ? MRC_F_DROP : 0);
+}
+
+/* One of the peer's ACKs is lost: tell the peer in our next DATA. */
+static void mrc_ack_lost_queue(struct sock *sk, u16 seq, u16 port)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_ACK_LOST);
+	if (msk->ack_lost_n == MRC_ACK_LOST_Q) {
+		/* the oldest report goes */
+		msk->ack_lost_n--;
+		memmove(&msk->ack_lost[0], &msk->ack_lost[1],
+			msk->ack_lost_n * sizeof(msk->ack_lost[0]));
+	}
+	msk->ack_lost[msk->ack_lost_n].seq = seq;
+	msk->ack_lost[msk->ack_lost_n].port = port;
+	msk->ack_lost_n++;
+}
+
+/* One of the peer's ACKs arrived: note it, and queue the reports of those
+ * judged lost (mrc_ack_rx_add()).
+ */
+static void mrc_ack_log(struct sock *sk, u16 seq, u16 prev_port)
+{
+	struct mrc_ack_lost lost[MRC_ACK_LOG];
+	unsigned int i, n;
+
+	n = mrc_ack_rx_add(&mrc_sk(sk)->rack, seq, prev_port, lost);
+	for (i = 0; i < n; i++)
+		mrc_ack_lost_queue(sk, lost[i].seq, lost[i].port);
 }
 
 /**
@@ -358,14 +512,19 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 {
 	const struct mrc_ack_hdr *a = (const void *)(skb->data +
 						    sizeof(struct udphdr));
+	const __be32 *words = (const __be32 *)(a + 1);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 cum = ntohl(a->cum_psn), echo = ntohl(a->echo_psn);
-	u64 sack = mrc_sack_decode(ntohl(a->sack_hi), ntohl(a->sack_lo));
-	u16 flags = ntohs(a->common.flags);
-	u32 acked = 0, rtt_us = 0, psn, i;
+	u32 cum = ntohl(a->cum_psn);
+	struct mrc_echo echo = {
+		.psn = ntohl(a->echo_psn),
+		.tsval = ntohl(a->echo_tsval),
+		.ev = ntohs(a->echo_ev),
+		.flags = ntohs(a->common.flags),
+	};
+	u32 acked = 0, rtt_us = 0, psn, word, i;
 	u32 held = msk->in_flight + msk->lost_cnt;
-	bool in_window;
+	struct mrc_echo more;
 	struct sk_buff *rskb;
 	u64 now = mrc_now_ns();
 
@@ -374,6 +533,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_ACK_UNSENT);
 		return;
 	}
+	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
 	if (mrc_psn_before(cum, msk->snd_una)) {
 		MRC_INC_STATS(mn, MRC_MIB_ACK_OLD);
 		return;
@@ -388,49 +548,12 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		msk->peer_rwnd = ntohl(a->rwnd);
 	}
 
-	/* RTT from the echoed timestamp, which names one transmission */
-	in_window = mrc_psn_in_window(echo, msk->snd_una,
-				      msk->snd_nxt - msk->snd_una);
-	if (in_window) {
-		rskb = msk->rtx[echo % MRC_WIN_PKTS];
-		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
-		    (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC) ==
-		    ntohl(a->echo_tsval)) {
-			rtt_us = mrc_now_us32() - ntohl(a->echo_tsval);
-			mrc_rtt_sample(sk, rtt_us);
-			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
-					  rtt_us);
-			/* the marks that weigh an EV down wear off */
-			if (!(flags & MRC_F_CE))
-				mrc_evset_unmarked(&msk->evset,
-						   mrc_cb(rskb)->evi);
-		} else if (rskb && mrc_cb(rskb)->tx_count > 1 &&
-			   mrc_late_echo(msk, a, mrc_cb(rskb)->prev_evi) &&
-			   (s32)(ntohl(a->echo_tsval) -
-				 (u32)div_u64(mrc_cb(rskb)->sent_ns,
-					      NSEC_PER_USEC)) < 0) {
-			/* an earlier transmission arrived, before or after
-			 * the last one: the packet was late, not lost
-			 */
-			mrc_spurious(sk, echo, mrc_cb(rskb)->prev_evi,
-				     (u32)div_u64(mrc_cb(rskb)->sent_ns,
-						  NSEC_PER_USEC), now);
-			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
-		}
-	} else if (mrc_psn_before(echo, msk->snd_una)) {
-		struct mrc_late *l = &msk->late[echo % MRC_LATE_PKTS];
-
-		/* the same, for a packet acknowledged (by its last
-		 * transmission) before the earlier one arrived
-		 */
-		if (l->psn == echo && mrc_late_echo(msk, a, l->evi) &&
-		    (s32)(ntohl(a->echo_tsval) - l->tsval) < 0) {
-			mrc_spurious(sk, echo, l->evi, l->tsval, now);
-			l->evi = MRC_EV_NONE;
-		}
+	/* RTT from the echoed timestamps, which name one transmission each */
+	mrc_rcv_echo(sk, &echo, &rtt_us, now);
+	for (i = 0; i < a->nr_echo; i++) {
+		mrc_ack_echo_get(a, i, &more);
+		mrc_rcv_echo(sk, &more, &rtt_us, now);
 	}
-	if (flags & (MRC_F_CE | MRC_F_PROBE))
-		mrc_rcv_ack_echo_ev(sk, a, in_window);
 
 	/* cumulative part: free what the peer has for good */
 	if (msk->snd_una != cum)
@@ -462,23 +585,26 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		acked++;
 	}
 
-	/* selective part: the SACK bitmap, then the echoed packet */
-	for (i = 0; i < MRC_SACK_BITS && sack; i++, sack >>= 1) {
-		psn = cum + 1 + i;
-		if (!(sack & 1) || !mrc_psn_before(psn, msk->snd_nxt))
-			continue;
-		rskb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
-			mrc_mark_sacked(sk, rskb, cum);
-			acked++;
+	/* selective part: the SACK words, then the echoed packets */
+	for (i = 0; i < MRC_SACK_BITS_MIN / 32 + a->sack_words; i++) {
+		word = i == 0 ? ntohl(a->sack_hi) : i == 1 ? ntohl(a->sack_lo) :
+		       ntohl(words[i - 2]);
+		while (word) {
+			psn = cum + 1 + i * 32 + __ffs(word);
+			word &= word - 1;
+			if (!mrc_psn_before(psn, msk->snd_nxt))
+				break;
+			rskb = msk->rtx[psn % MRC_WIN_PKTS];
+			if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
+				mrc_mark_sacked(sk, rskb, cum);
+				acked++;
+			}
 		}
 	}
-	if (mrc_psn_in_window(echo, msk->snd_una, msk->snd_nxt - msk->snd_una)) {
-		rskb = msk->rtx[echo % MRC_WIN_PKTS];
-		if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
-			mrc_mark_sacked(sk, rskb, cum);
-			acked++;
-		}
+	acked += mrc_rcv_echo_sack(sk, &echo, cum);
+	for (i = 0; i < a->nr_echo; i++) {
+		mrc_ack_echo_get(a, i, &more);
+		acked += mrc_rcv_echo_sack(sk, &more, cum);
 	}
 
 	mrc_rack_detect(sk, now, cum);

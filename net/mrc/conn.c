@@ -779,6 +779,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 	mrc_settings_copy(mn, &s);
 	child->max_msg = s.max_msg_size;
 	child->rcv_nxt = ntohl(syn->isn);
+	child->rcv_hi = child->rcv_nxt;
 	mrc_child_init_addrs(sk, peer, local);
 
 	err = -ENOMEM;
@@ -984,6 +985,7 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 	msk->peer_rwnd = ntohl(syn->rwnd);
 	msk->peer_max_msg = ntohl(syn->max_msg);
 	msk->rcv_nxt = ntohl(syn->isn);
+	msk->rcv_hi = msk->rcv_nxt;
 	msk->synack_tsval = ntohl(syn->tsval);
 	msk->synack_ns = mrc_now_ns();
 	/* the echo names the SYN it answers: a sample even after repeats */

@@ -61,6 +61,11 @@
  * @srtt_us: smoothed RTT of the packets echoed on it, 0 before a sample
  * @bad_ns: when it last went BAD
  * @probe_ns: BAD: when the next probe is due
+ * @acks: ACKs (and probe answers) sent on it
+ * @acks_lost: of which the peer reported lost (a reverse path that loses)
+ * @ack_from: the first of our ACK sequence numbers that a report of a
+ *            lost ACK on it may name: the ACKs before went out before it
+ *            last came back to service
  */
 struct mrc_ev {
 	u16		port;
@@ -77,8 +82,11 @@ struct mrc_ev {
 	u64		ce;
 	u64		probes;
 	u32		srtt_us;
+	u32		acks;
 	u64		bad_ns;
 	u64		probe_ns;
+	u32		acks_lost;
+	u16		ack_from;
 };
 
 /**

@@ -19,6 +19,17 @@ struct evset_fix {
 	struct mrc_evset set;
 };
 
+/* A fixture off the stack: struct mrc_ev is large enough that six of
+ * them and KUnit's expectations exceed the kernel's frame size limit.
+ */
+static struct evset_fix *fix_new(struct kunit *test)
+{
+	struct evset_fix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	return f;
+}
+
 static struct mrc_evset *fix_init(struct evset_fix *f, u16 nr_pos,
 				  u16 nr_evs, u32 start)
 {
@@ -59,8 +70,8 @@ static void ev_deny(struct kunit *test, struct mrc_evset *set, u16 e)
 
 static void mrc_evset_init_home_serves(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 6);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 6);
 	u16 n[4], e;
 
 	for (e = 0; e < NPOS; e++) {
@@ -93,8 +104,8 @@ static void mrc_evset_init_home_serves(struct kunit *test)
 
 static void mrc_evset_pick_rotates_evenly(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 6);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 6);
 	unsigned int seen[NEVS] = {};
 	u32 skipped = 0;
 	int round, i;
@@ -122,8 +133,8 @@ static void mrc_evset_pick_rotates_evenly(struct kunit *test)
 
 static void mrc_evset_pick_avoid(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 
 	/* avoided while another is usable: passed over, not lost */
 	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
@@ -135,7 +146,7 @@ static void mrc_evset_pick_avoid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
 
 	/* the only usable one is returned even if avoided */
-	set = fix_init(&f, NPOS, NPOS, 0);
+	set = fix_init(f, NPOS, NPOS, 0);
 	ev_fail(test, set, 1, false);
 	ev_fail(test, set, 2, false);
 	ev_fail(test, set, 3, false);
@@ -148,8 +159,8 @@ static void mrc_evset_pick_avoid(struct kunit *test)
 
 static void mrc_evset_skip_passed_over_once(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	u32 skipped = 0;
 
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
@@ -175,7 +186,7 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->evs[3].state, MRC_EV_BAD);
 
 	/* a SKIP EV that is the only usable one is used */
-	set = fix_init(&f, 1, 1, 0);
+	set = fix_init(f, 1, 1, 0);
 	skipped = 0;
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
@@ -185,8 +196,8 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 
 static void mrc_evset_fail_replaced_by_spare(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	unsigned int seen[NEVS] = {};
 	bool replaced;
 	u16 n[4];
@@ -237,8 +248,8 @@ static void mrc_evset_fail_replaced_by_spare(struct kunit *test)
 
 static void mrc_evset_spares_run_out(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	unsigned int seen[NEVS] = {};
 	u16 e, n[4];
 	int i;
@@ -295,8 +306,8 @@ static void mrc_evset_spares_run_out(struct kunit *test)
 
 static void mrc_evset_revive_home_takes_back(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	u16 e;
 	int i;
 
@@ -342,8 +353,8 @@ static void mrc_evset_revive_home_takes_back(struct kunit *test)
 
 static void mrc_evset_revive_spare_fills(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NPOS + 1, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NPOS + 1, 0);
 	u16 e;
 	int i;
 
@@ -365,7 +376,7 @@ static void mrc_evset_revive_spare_fills(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), NPOS);
 
 	/* a revived spare with nothing to serve stays idle */
-	set = fix_init(&f, NPOS, NPOS + 1, 0);
+	set = fix_init(f, NPOS, NPOS + 1, 0);
 	ev_fail(test, set, NPOS, false);
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, NPOS));
 	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, MRC_EV_NONE);
@@ -375,8 +386,8 @@ static void mrc_evset_revive_spare_fills(struct kunit *test)
 
 static void mrc_evset_deny_allow(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	bool replaced;
 	u16 n[4];
 
@@ -423,8 +434,8 @@ static void mrc_evset_deny_allow(struct kunit *test)
 
 static void mrc_evset_probe_backoff(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	struct mrc_ev *ev = &set->evs[1];
 	u64 now = T0;
 	u8 k;
@@ -460,8 +471,8 @@ static void mrc_evset_probe_backoff(struct kunit *test)
 
 static void mrc_evset_recycle_bad_spare(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	struct mrc_ev *sp = &set->evs[NPOS];
 	struct list_head pkt;
 	u32 changes;
@@ -511,8 +522,8 @@ static void mrc_evset_recycle_bad_spare(struct kunit *test)
 
 static void mrc_evset_probe_ns_earliest(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	bool replaced;
 
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 0ULL);
@@ -539,8 +550,8 @@ static void mrc_evset_probe_ns_earliest(struct kunit *test)
 
 static void mrc_evset_count_per_state(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	u16 n[4];
 
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
@@ -563,8 +574,8 @@ static void mrc_evset_count_per_state(struct kunit *test)
 
 static void mrc_evset_single_policy(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, 1, 1, 12345);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, 1, 1, 12345);
 	bool replaced;
 
 	KUNIT_EXPECT_EQ(test, set->next, 0);
@@ -598,8 +609,8 @@ static void mrc_evset_single_policy(struct kunit *test)
 
 static void mrc_evset_changes_counted(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	bool replaced;
 
 	KUNIT_EXPECT_EQ(test, set->changes, 0U);
@@ -633,8 +644,8 @@ static void mrc_evset_changes_counted(struct kunit *test)
 
 static void mrc_evset_ctl_rotates(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 1);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 1);
 	u16 e;
 
 	/* starts at position 1 / 2 */
@@ -683,8 +694,8 @@ static void mrc_evset_rtt_ewma(struct kunit *test)
  */
 static void mrc_evset_skip_spare_reused(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, 2, 3, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, 2, 3, 0);
 	bool replaced;
 
 	ev_fail(test, set, 0, true);	/* spare 2 serves position 0 */
@@ -700,12 +711,12 @@ static void mrc_evset_skip_spare_reused(struct kunit *test)
  */
 static void mrc_evset_avoid_over_skip(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, 2, 2, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, 2, 2, 0);
 
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	KUNIT_EXPECT_EQ(test, pick(set, 1), 0);
-	set = fix_init(&f, 2, 2, 0);
+	set = fix_init(f, 2, 2, 0);
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
 	KUNIT_EXPECT_EQ(test, pick(set, 0), 1);
 }
@@ -715,8 +726,8 @@ static void mrc_evset_avoid_over_skip(struct kunit *test)
  */
 static void mrc_evset_marks_weigh_down(struct kunit *test)
 {
-	struct evset_fix f;
-	struct mrc_evset *set = fix_init(&f, NPOS, NEVS, 0);
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	unsigned int seen[NEVS] = {};
 	u32 skipped = 0;
 	int i;

@@ -200,6 +200,9 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_OUT_OF_WINDOW);
 		goto drop;
 	}
+	/* the peer missed one of our ACKs: that EV's path towards it loses */
+	if (d->ack_lost_ev)
+		mrc_ev_ack_lost(sk, ntohs(d->ack_lost_seq), ntohs(d->ack_lost_ev));
 	if (msk->fin_rcvd) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_AFTER_FIN);
 		goto drop;
@@ -226,6 +229,8 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	    atomic_read(&sk->sk_rmem_alloc) + skb->truesize >
 	    2 * (u32)READ_ONCE(sk->sk_rcvbuf)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_RCVBUF);
+		/* it must come again, and its path is not to blame */
+		mrc_send_ack_echo(sk, psn, tsval, ev, MRC_F_DROP);
 		goto drop;
 	}
 	/* the protocol's pool and the memory cgroup must have room too */
@@ -236,11 +241,11 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 			WRITE_ONCE(msk->rcv_mem_short, true);
 			sk->sk_data_ready(sk);
 		}
-		/* An ACK with the window, but not an echo of this packet:
-		 * an echo says it arrived, and the sender would never send
-		 * it again.
+		/* An ACK with the window that names this packet as
+		 * dropped: the sender sends it again without blaming its
+		 * path or cutting its window.
 		 */
-		mrc_send_ack_echo(sk, msk->rcv_nxt - 1, 0, 0, 0);
+		mrc_send_ack_echo(sk, psn, tsval, ev, MRC_F_DROP);
 		goto drop;
 	}
 	if (psn == msk->rcv_nxt && msk->rcv_mem_short)
@@ -266,6 +271,8 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	if (psn != msk->rcv_nxt) {
 		msk->rcv_ofo[slot] = skb;
 		msk->rcv_ofo_bytes += cb->len;
+		if (!mrc_psn_before(psn, msk->rcv_hi))
+			msk->rcv_hi = psn + 1;
 		MRC_INC_STATS(mn, MRC_MIB_IN_OFO);
 	} else {
 		bool delivered = mrc_rcv_deliver(sk, skb);
@@ -493,6 +500,14 @@ int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	if (!pskb_may_pull(skb, hlen)) {
 		MRC_INC_STATS(mn, len < sizeof(struct mrc_hdr) ?
 			      MRC_MIB_DROP_SHORT : MRC_MIB_DROP_NOMEM);
+		goto drop;
+	}
+	/* an ACK's SACK words and echoes are read as headers too */
+	if (len > sizeof(struct mrc_ack_hdr) &&
+	    mrc_skb_hdr(skb)->type == MRC_PKT_ACK &&
+	    !pskb_may_pull(skb, sizeof(struct udphdr) +
+			   min_t(unsigned int, len, MRC_ACK_MAX_LEN))) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
 		goto drop;
 	}
 	verdict = mrc_hdr_check(skb->data + sizeof(struct udphdr), len,

@@ -8,35 +8,47 @@
 #define _NET_MRC_LOSS_H
 
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
 #include "psn.h"
 #include "wire.h"
 
+/* 32-bit words of the widest SACK (MRC_SACK_BITS) */
+#define MRC_SACK_WORDS	(MRC_SACK_BITS / 32)
+
 /**
  * mrc_sack_build() - the SACK bitmap a receiver reports
  * @ofo: out-of-order slots, indexed by PSN % @slots, non-NULL when held
  * @slots: size of @ofo
  * @cum: the cumulative PSN (next expected)
+ * @hi: one past the highest PSN held out of order (no scan when it is
+ *      not after @cum + 1)
+ * @words: the bitmap: bit i of words[i / 32] set when PSN cum + 1 + i is
+ *         held (i < MRC_SACK_BITS)
  *
- * Return: bit i set when PSN cum + 1 + i is held (i < MRC_SACK_BITS).
+ * Return: the words to send: the two every ACK has, and as many more as
+ * reach the highest PSN held (at most MRC_SACK_WORDS).
  */
-static inline u64 mrc_sack_build(void *const *ofo, u32 slots, u32 cum)
+static inline unsigned int mrc_sack_build(void *const *ofo, u32 slots,
+					  u32 cum, u32 hi,
+					  u32 words[MRC_SACK_WORDS])
 {
-	u64 sack = 0;
-	u32 i;
+	s32 span = (s32)(hi - cum - 1);
+	unsigned int n = MRC_SACK_BITS_MIN / 32;
+	u32 i, bits;
 
-	for (i = 0; i < MRC_SACK_BITS && i + 1 < slots; i++)
-		if (ofo[(cum + 1 + i) % slots])
-			sack |= 1ULL << i;
-	return sack;
-}
-
-/* The two 32-bit halves of an ACK's bitmap as one 64-bit map. */
-static inline u64 mrc_sack_decode(u32 hi, u32 lo)
-{
-	return hi | (u64)lo << 32;
+	memset(words, 0, MRC_SACK_WORDS * sizeof(u32));
+	bits = span > 0 ? min_t(u32, span, MRC_SACK_BITS) : 0;
+	bits = min(bits, slots - 1);
+	for (i = 0; i < bits; i++) {
+		if (!ofo[(cum + 1 + i) % slots])
+			continue;
+		words[i / 32] |= 1U << (i % 32);
+		n = max(n, i / 32 + 1);
+	}
+	return n;
 }
 
 /**
@@ -44,12 +56,118 @@ static inline u64 mrc_sack_decode(u32 hi, u32 lo)
  * @psn: an earlier packet on the EV of a packet that was just acknowledged
  * @cum: the ACK's cumulative PSN
  *
- * Only when the ACK shows it missing: at @cum or inside the SACK range.
- * Beyond it the ACK says nothing about @psn.
+ * Only when the ACK shows it missing: at @cum or inside the SACK range,
+ * which is MRC_SACK_BITS PSNs whatever the words the ACK carries (it
+ * leaves out only words of PSNs it does not hold).  Beyond it the ACK
+ * says nothing about @psn.
  */
 static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
 {
 	return mrc_psn_in_window(psn, cum, MRC_SACK_BITS + 1);
+}
+
+/* The peer's ACKs remembered (struct mrc_ack_rx), and how many later ones
+ * must have arrived before a missing one counts as lost.
+ */
+#define MRC_ACK_LOG	16
+#define MRC_ACK_REORDER	8
+
+enum {
+	MRC_ACK_RX_NONE,
+	MRC_ACK_RX_GOT,		/* it arrived */
+	MRC_ACK_RX_MISSING,	/* a later one named its EV; not arrived */
+	MRC_ACK_RX_REPORTED,	/* judged lost */
+};
+
+/* One of the peer's ACKs judged lost: its sequence and its EV. */
+struct mrc_ack_lost {
+	u16	seq;
+	u16	port;
+};
+
+/* One entry of struct mrc_ack_rx: an ACK's sequence, EV and state. */
+struct mrc_ack_rx_ent {
+	u16	seq;
+	u16	port;
+	u8	state;
+};
+
+/**
+ * struct mrc_ack_rx - the peer's last ACKs, as their receiver saw them
+ * @log: by sequence % MRC_ACK_LOG: which arrived, which a later one
+ *       named as sent on an EV and did not arrive (yet)
+ * @hi: the newest sequence number received
+ * @any: @hi is set
+ */
+struct mrc_ack_rx {
+	struct mrc_ack_rx_ent log[MRC_ACK_LOG];
+	u16	hi;
+	bool	any;
+};
+
+/**
+ * mrc_ack_rx_add() - one of the peer's ACKs arrived; judge the missing
+ * @rx: the log
+ * @seq: its sequence number
+ * @prev_port: the EV the ACK before it (@seq - 1) was sent on, 0 if none
+ * @lost: filled with the ACKs judged lost now, at most MRC_ACK_LOG
+ *
+ * Reverse-path learning (mrc.rst, "ACKs and probes: the reverse path"):
+ * an ACK names the EV of the one before it, so that when that one is
+ * missing its receiver knows which of the peer's paths lost it.  Once
+ * MRC_ACK_REORDER later ACKs have arrived (ACKs are sprayed and reorder
+ * too), a missing one is judged lost, once.  An ACK older than that is
+ * ignored: it was judged already.
+ *
+ * Return: how many entries of @lost were filled.
+ */
+static inline unsigned int mrc_ack_rx_add(struct mrc_ack_rx *rx, u16 seq,
+					  u16 prev_port,
+					  struct mrc_ack_lost *lost)
+{
+	struct mrc_ack_rx_ent *e, *p;
+	unsigned int n = 0;
+	u16 x, to, prev = seq - 1;
+
+	if (!rx->any) {
+		rx->any = true;
+		rx->hi = seq - 1;
+	}
+	if ((s16)(rx->hi - seq) >= MRC_ACK_REORDER)
+		return 0;
+	if ((s16)(seq - rx->hi) > 0) {
+		/* those MRC_ACK_REORDER behind the newest are judged */
+		to = seq - MRC_ACK_REORDER;
+		x = rx->hi - MRC_ACK_REORDER + 1;
+		if ((u16)(to - x) >= MRC_ACK_LOG)
+			x = to - (MRC_ACK_LOG - 1);
+		rx->hi = seq;
+		for (;; x++) {
+			e = &rx->log[x % MRC_ACK_LOG];
+			if (e->seq == x && e->state == MRC_ACK_RX_MISSING) {
+				e->state = MRC_ACK_RX_REPORTED;
+				lost[n].seq = x;
+				lost[n].port = e->port;
+				n++;
+			}
+			if (x == to)
+				break;
+		}
+	}
+	e = &rx->log[seq % MRC_ACK_LOG];
+	if (e->seq == seq && e->state == MRC_ACK_RX_GOT)
+		return n;	/* a duplicate */
+	e->seq = seq;
+	e->state = MRC_ACK_RX_GOT;
+	/* the one before: missing until it comes, unless judged already */
+	p = &rx->log[prev % MRC_ACK_LOG];
+	if (prev_port && (p->seq != prev || p->state == MRC_ACK_RX_NONE) &&
+	    (s16)(rx->hi - prev) < MRC_ACK_REORDER) {
+		p->seq = prev;
+		p->port = prev_port;
+		p->state = MRC_ACK_RX_MISSING;
+	}
+	return n;
 }
 
 /* The reordering allowance grows by a quarter RTT per spurious

@@ -8,41 +8,75 @@
 
 #define SLOTS	128
 
+static unsigned int sack(void **ofo, u32 cum, u32 hi, u32 *w)
+{
+	return mrc_sack_build(ofo, SLOTS, cum, hi, w);
+}
+
 static void mrc_sack_reports_held_psns(struct kunit *test)
 {
-	void *ofo[SLOTS] = {};
+	void **ofo = kunit_kcalloc(test, SLOTS, sizeof(*ofo), GFP_KERNEL);
+	u32 w[MRC_SACK_WORDS];
 	static int held;
 	u32 cum = 1000;
 
-	KUNIT_EXPECT_EQ(test, mrc_sack_build(ofo, SLOTS, cum), 0ULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ofo);
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, cum, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[0] | w[1], 0U);
 	ofo[(cum + 1) % SLOTS] = &held;		/* bit 0 */
 	ofo[(cum + 33) % SLOTS] = &held;	/* bit 32 */
 	ofo[(cum + 64) % SLOTS] = &held;	/* bit 63 */
-	ofo[(cum + 65) % SLOTS] = &held;	/* beyond the bitmap */
-	KUNIT_EXPECT_EQ(test, mrc_sack_build(ofo, SLOTS, cum),
-			1ULL | 1ULL << 32 | 1ULL << 63);
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, cum + 65, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[0], 1U);
+	KUNIT_EXPECT_EQ(test, w[1], 1U | 1U << 31);
+	/* a third word only once a PSN in it is held */
+	ofo[(cum + 65) % SLOTS] = &held;	/* bit 64 */
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, cum + 66, w), 3U);
+	KUNIT_EXPECT_EQ(test, w[2], 1U);
+	/* nothing is looked at from @hi on */
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, cum + 65, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[2], 0U);
+	/* a @hi not after the cumulative PSN: nothing held */
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, cum - 5, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[0], 0U);
+}
+
+/* The widest SACK covers MRC_SACK_BITS PSNs, and no more than the
+ * out-of-order slots hold.
+ */
+static void mrc_sack_widest(struct kunit *test)
+{
+	static void *ofo[2 * MRC_SACK_BITS];
+	u32 w[MRC_SACK_WORDS];
+	static int held;
+	u32 cum = 7, i;
+
+	for (i = 0; i < ARRAY_SIZE(ofo); i++)
+		ofo[i] = &held;
+	KUNIT_EXPECT_EQ(test, mrc_sack_build(ofo, ARRAY_SIZE(ofo), cum,
+					     cum + 1000, w),
+			(unsigned int)MRC_SACK_WORDS);
+	for (i = 0; i < MRC_SACK_WORDS; i++)
+		KUNIT_EXPECT_EQ(test, w[i], ~0U);
+	/* a ring of 40 slots holds 39 PSNs after the cumulative one */
+	KUNIT_EXPECT_EQ(test, mrc_sack_build(ofo, 40, cum, cum + 1000, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[0], ~0U);
+	KUNIT_EXPECT_EQ(test, w[1], 0x7fU);
 }
 
 static void mrc_sack_at_wraparound(struct kunit *test)
 {
-	void *ofo[SLOTS] = {};
+	void **ofo = kunit_kcalloc(test, SLOTS, sizeof(*ofo), GFP_KERNEL);
+	u32 w[MRC_SACK_WORDS];
 	static int held;
 	u32 cum = 0xfffffffeU;
 
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ofo);
 	ofo[(u32)(cum + 1) % SLOTS] = &held;	/* 0xffffffff: bit 0 */
 	ofo[(u32)(cum + 2) % SLOTS] = &held;	/* 0: bit 1 */
 	ofo[(u32)(cum + 5) % SLOTS] = &held;	/* 3: bit 4 */
-	KUNIT_EXPECT_EQ(test, mrc_sack_build(ofo, SLOTS, cum),
-			0x13ULL);
-}
-
-static void mrc_sack_decode_halves(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, mrc_sack_decode(0x1, 0x0), 0x1ULL);
-	KUNIT_EXPECT_EQ(test, mrc_sack_decode(0x0, 0x80000000U),
-			1ULL << 63);
-	KUNIT_EXPECT_EQ(test, mrc_sack_decode(0xffffffffU, 0xffffffffU),
-			~0ULL);
+	KUNIT_EXPECT_EQ(test, sack(ofo, cum, 4, w), 2U);
+	KUNIT_EXPECT_EQ(test, w[0], 0x13U);
 }
 
 static void mrc_loss_ev_only_inside_sack_range(struct kunit *test)
@@ -51,9 +85,10 @@ static void mrc_loss_ev_only_inside_sack_range(struct kunit *test)
 
 	/* the cumulative point itself is missing by definition */
 	KUNIT_EXPECT_TRUE(test, mrc_loss_ev_visible(cum, cum));
-	KUNIT_EXPECT_TRUE(test, mrc_loss_ev_visible(cum + 64, cum));
+	KUNIT_EXPECT_TRUE(test, mrc_loss_ev_visible(cum + MRC_SACK_BITS, cum));
 	/* beyond the bitmap the ACK says nothing */
-	KUNIT_EXPECT_FALSE(test, mrc_loss_ev_visible(cum + 65, cum));
+	KUNIT_EXPECT_FALSE(test,
+			   mrc_loss_ev_visible(cum + MRC_SACK_BITS + 1, cum));
 	/* already acknowledged */
 	KUNIT_EXPECT_FALSE(test, mrc_loss_ev_visible(cum - 1, cum));
 }
@@ -182,10 +217,99 @@ static void mrc_seq_refuses_lies(struct kunit *test)
 			MRC_SEQ_EOR);
 }
 
+/* Feed ACKs @from..@to (inclusive, wrapping), each naming @port as its
+ * predecessor's EV, but for @skip; count the reports.
+ */
+static unsigned int ack_run(struct mrc_ack_rx *rx, u16 from, u16 to,
+			    u16 skip, u16 port, struct mrc_ack_lost *got)
+{
+	struct mrc_ack_lost lost[MRC_ACK_LOG];
+	unsigned int n = 0, i, k;
+	u16 s;
+
+	for (s = from;; s++) {
+		if (s != skip) {
+			k = mrc_ack_rx_add(rx, s, port, lost);
+			for (i = 0; i < k; i++)
+				got[n++] = lost[i];
+		}
+		if (s == to)
+			break;
+	}
+	return n;
+}
+
+/* Reverse-path learning: a missing ACK is reported once, with the EV its
+ * successor named, when MRC_ACK_REORDER later ones have come; one that
+ * is only late is not; wrap-around and jumps are harmless.
+ */
+static void mrc_ack_rx_judges_missing(struct kunit *test)
+{
+	struct mrc_ack_lost got[64], lost[MRC_ACK_LOG];
+	struct mrc_ack_rx rx = {};
+
+	/* the peer's first ACK names no EV; nothing missing, across the
+	 * wrap
+	 */
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 0xffef, 0, lost), 0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0xfff0, 0x0020, 0x8000, 7, got),
+			0U);
+	/* 0x0025 missing: judged once 0x0025 + 8 arrived, not before */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0021, 0x002c, 0x0025, 1234, got),
+			0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x002d, 0x002d, 0x8000, 1234, got),
+			1U);
+	KUNIT_EXPECT_EQ(test, got[0].seq, 0x0025);
+	KUNIT_EXPECT_EQ(test, got[0].port, 1234);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x002e, 0x0060, 0x8000, 1, got),
+			0U);
+	/* arriving after its verdict changes nothing, nor reports again */
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 0x0025, 1, lost), 0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0061, 0x0070, 0x8000, 1, got),
+			0U);
+
+	/* late by 7: no verdict */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0071, 0x0078, 0x0072, 9, got),
+			0U);
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 0x0072, 9, lost), 0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0079, 0x0090, 0x8000, 9, got),
+			0U);
+
+	/* a duplicate is nothing */
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 0x0090, 9, lost), 0U);
+
+	/* the first of a run of losses has no successor to name it: only
+	 * the last is judged
+	 */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0091, 0x0093, 0x8000, 5, got),
+			0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x0096, 0x00a0, 0x8000, 5, got),
+			1U);
+	KUNIT_EXPECT_EQ(test, got[0].seq, 0x0095);
+
+	/* a jump far ahead: at most the log is judged, nothing stale */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x00a1, 0x00a2, 0x8000, 5, got),
+			0U);
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 0x4000, 5, lost), 0U);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x4001, 0x4010, 0x8000, 5, got),
+			1U);
+	KUNIT_EXPECT_EQ(test, got[0].seq, 0x3fff);
+	/* an ACK that names no EV (the peer's first) announces nothing */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 0x4012, 0x4030, 0x8000, 0, got),
+			0U);
+
+	/* the first ACK seen names its predecessor, which never came */
+	memset(&rx, 0, sizeof(rx));
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 100, 108, 0x8000, 3, got), 1U);
+	KUNIT_EXPECT_EQ(test, got[0].seq, 99);
+	KUNIT_EXPECT_EQ(test, got[0].port, 3);
+}
+
 static struct kunit_case mrc_loss_cases[] = {
 	KUNIT_CASE(mrc_sack_reports_held_psns),
 	KUNIT_CASE(mrc_sack_at_wraparound),
-	KUNIT_CASE(mrc_sack_decode_halves),
+	KUNIT_CASE(mrc_sack_widest),
+	KUNIT_CASE(mrc_ack_rx_judges_missing),
 	KUNIT_CASE(mrc_loss_ev_only_inside_sack_range),
 	KUNIT_CASE(mrc_loss_time_rule),
 	KUNIT_CASE(mrc_rtt_first_sample_and_smoothing),

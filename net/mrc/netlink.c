@@ -524,7 +524,11 @@ static int mrc_nl_fill_path(struct sk_buff *msg, struct sock *sk, u16 e,
 	    nla_put_u64_64bit(msg, MRC_A_PATH_PROBES, ev->probes,
 			      MRC_A_PATH_PAD) ||
 	    nla_put_u32(msg, MRC_A_PATH_SRTT_US, ev->srtt_us) ||
-	    nla_put_u8(msg, MRC_A_PATH_CE_LEVEL, ev->ce_level)) {
+	    nla_put_u8(msg, MRC_A_PATH_CE_LEVEL, ev->ce_level) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_ACKS, ev->acks,
+			      MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(msg, MRC_A_PATH_ACKS_LOST, ev->acks_lost,
+			      MRC_A_PATH_PAD)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}

@@ -198,6 +198,22 @@ static struct sk_buff *mrc_alloc_ctl(unsigned int len)
 	return skb;
 }
 
+/* Report the oldest of the peer's ACKs found lost (mrc_ack_log()), if
+ * any, in a DATA header.
+ */
+static void mrc_fill_ack_lost(struct mrc_sock *msk, struct mrc_data_hdr *d)
+{
+	d->ack_lost_seq = 0;
+	d->ack_lost_ev = 0;
+	if (!msk->ack_lost_n)
+		return;
+	d->ack_lost_seq = htons(msk->ack_lost[0].seq);
+	d->ack_lost_ev = htons(msk->ack_lost[0].port);
+	msk->ack_lost_n--;
+	memmove(&msk->ack_lost[0], &msk->ack_lost[1],
+		msk->ack_lost_n * sizeof(msk->ack_lost[0]));
+}
+
 /* A copy of a queued packet to transmit.  The data is shared with the
  * queued original; the headers go into headroom the original never uses
  * (it is marked nohdr).  Copy if an earlier transmission is still in a
@@ -269,6 +285,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
 	d->ev = htons(port);
 	d->len = htons(cb->len);
+	mrc_fill_ack_lost(msk, d);
 
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
@@ -278,31 +295,42 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 }
 
 static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
-			 u32 echo_psn, u32 echo_tsval, u16 echo_ev, u16 flags)
+			 const u32 *sack, unsigned int words, u32 echo_psn,
+			 u32 echo_tsval, u16 echo_ev, u16 flags, u16 port)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 sack = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
-				  msk->rcv_nxt);
+	__be32 *w = (__be32 *)(a + 1);
+	unsigned int i;
 
 	mrc_fill_common(&a->common, MRC_PKT_ACK, flags,
 			msk->peer_cid, msk->local_cid);
 	a->cum_psn = htonl(msk->rcv_nxt);
 	a->rwnd = htonl(mrc_rcv_window(sk));
-	a->sack_hi = htonl((u32)sack);
-	a->sack_lo = htonl((u32)(sack >> 32));
+	a->sack_hi = htonl(sack[0]);
+	a->sack_lo = htonl(sack[1]);
 	a->echo_psn = htonl(echo_psn);
 	a->echo_tsval = htonl(echo_tsval);
 	a->echo_ev = htons(echo_ev);
 	a->ack_seq = htons(++msk->ack_seq);
 	a->ce_count = htonl(msk->rcv_ce);
+	/* which EV the one before took, should the peer miss that one */
+	a->prev_ev = htons(msk->ack_prev_port);
+	msk->ack_prev_port = port;
+	a->sack_words = words - MRC_SACK_BITS_MIN / 32;
+	a->nr_echo = 0;
+	for (i = MRC_SACK_BITS_MIN / 32; i < words; i++)
+		*w++ = htonl(sack[i]);
 }
 
 /* The EV for an ACK or probe: rotate so the reverse path survives too. */
+static u16 mrc_ctl_evi(struct sock *sk)
+{
+	return mrc_evset_pick_ctl(&mrc_sk(sk)->evset);
+}
+
 static u16 mrc_ctl_ev(struct sock *sk)
 {
-	struct mrc_evset *set = &mrc_sk(sk)->evset;
-
-	return set->evs[mrc_evset_pick_ctl(set)].port;
+	return mrc_sk(sk)->evset.evs[mrc_ctl_evi(sk)].port;
 }
 
 /**
@@ -311,27 +339,38 @@ static u16 mrc_ctl_ev(struct sock *sk)
  * @echo_psn: PSN of the packet that triggered the ACK
  * @echo_tsval: its transmit time
  * @echo_ev: its entropy value
- * @flags: MRC_F_CE if it arrived CE-marked, MRC_F_PROBE if it was a probe
+ * @flags: MRC_F_CE if it arrived CE-marked, MRC_F_PROBE if it was a probe,
+ *         MRC_F_DROP if we dropped it (memory, receive buffer)
  */
 void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 		       u16 echo_ev, u16 flags)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 sack[MRC_SACK_WORDS];
+	unsigned int words, len;
 	struct mrc_ack_hdr *a;
 	struct sk_buff *skb;
 	struct mrc_flow fl;
+	struct mrc_ev *ev;
 
-	if (!mrc_sk(sk)->rcv_ofo || !mrc_sk(sk)->evset.nr_evs)
+	if (!msk->rcv_ofo || !msk->evset.nr_evs)
 		return;
-	skb = mrc_alloc_ctl(sizeof(*a));
+	words = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
+			       msk->rcv_nxt, msk->rcv_hi, sack);
+	len = mrc_ack_len(words - MRC_SACK_BITS_MIN / 32, 0);
+	skb = mrc_alloc_ctl(len);
 	if (!skb) {
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
 		return;
 	}
-	a = skb_push(skb, sizeof(*a));
-	mrc_fill_ack(sk, a, echo_psn, echo_tsval, echo_ev, flags);
+	ev = &msk->evset.evs[mrc_ctl_evi(sk)];
+	ev->acks++;
+	a = skb_push(skb, len);
+	mrc_fill_ack(sk, a, sack, words, echo_psn, echo_tsval, echo_ev, flags,
+		     ev->port);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
-	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
+	mrc_conn_flow(sk, &fl, ev->port);
 	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
 }
 

@@ -68,7 +68,7 @@ u16 mrc_ev_pick(struct sock *sk, u16 avoid)
  * mrc_ev_fail() - a packet sent on an EV was lost: the EV goes BAD
  * @sk: the connection, locked
  * @evi: the slot
- * @why: MRC_MIB_EV_BAD_LOSS or MRC_MIB_EV_BAD_RTO
+ * @why: MRC_MIB_EV_BAD_LOSS, MRC_MIB_EV_BAD_RTO or MRC_MIB_EV_BAD_ACK
  * @why_pkt: the loss rule to count for the packets it still carries
  *
  * What the EV still carries is judged lost at once and goes out again on
@@ -89,7 +89,8 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		return;
 	MRC_INC_STATS(mn, why);
 	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_BAD_RTO ?
-		       MRC_PATH_CAUSE_RTO : MRC_PATH_CAUSE_LOSS);
+		       MRC_PATH_CAUSE_RTO : why == MRC_MIB_EV_BAD_ACK ?
+		       MRC_PATH_CAUSE_ACK : MRC_PATH_CAUSE_LOSS);
 	if (replaced)
 		MRC_INC_STATS(mn, MRC_MIB_EV_REPLACED);
 	list_for_each_entry_safe(cb, tmp, &ev->outstanding, ev_node)
@@ -106,10 +107,13 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
  */
 void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why)
 {
-	u8 old = mrc_sk(sk)->evset.evs[evi].state;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u8 old = msk->evset.evs[evi].state;
 
-	if (!mrc_evset_revive(&mrc_sk(sk)->evset, evi))
+	if (!mrc_evset_revive(&msk->evset, evi))
 		return;
+	/* reports of ACKs sent before now do not condemn it again */
+	msk->evset.evs[evi].ack_from = msk->ack_seq + 1;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_ALLOWED ?
 		       MRC_PATH_CAUSE_ALLOWED : MRC_PATH_CAUSE_PROBE);
@@ -162,6 +166,7 @@ void mrc_ev_probe_due(struct sock *sk, u64 now)
 			port = mrc_conn_new_port(sk);
 			if (port) {
 				mrc_evset_recycle(set, e, port);
+				ev->ack_from = msk->ack_seq + 1;
 				MRC_INC_STATS(mn, MRC_MIB_EV_RECYCLED);
 				mrc_ev_changed(sk, e, MRC_EV_BAD,
 					       MRC_PATH_CAUSE_RECYCLED);
@@ -173,6 +178,38 @@ void mrc_ev_probe_due(struct sock *sk, u64 now)
 		mrc_send_ev_probe(sk, e);
 	}
 	msk->probe_ns = mrc_evset_probe_ns(set);
+}
+
+/**
+ * mrc_ev_ack_lost() - the peer reports one of our ACKs lost
+ * @sk: the connection, locked
+ * @seq: the ACK's sequence number
+ * @port: the EV it was sent on
+ *
+ * The peer found the ACK missing while later ones arrived (mrc.rst,
+ * "Reverse paths"): the EV's path towards the peer loses, and it goes BAD
+ * as for a lost data packet: ACKs, probe answers and data avoid it until
+ * a probe on it is answered.  A report of an ACK sent before the EV last
+ * came back to service, or of a port no EV has any more, is stale.
+ */
+void mrc_ev_ack_lost(struct sock *sk, u16 seq, u16 port)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_evset *set = &msk->evset;
+	struct mrc_ev *ev;
+	u16 evi;
+
+	evi = mrc_evset_find(set, port);
+	if (evi == MRC_EV_NONE)
+		return;
+	ev = &set->evs[evi];
+	/* keep the mark within reach of 16-bit comparisons */
+	if ((u16)(msk->ack_seq - ev->ack_from) >= 0x4000)
+		ev->ack_from = msk->ack_seq - 0x4000;
+	if ((s16)(seq - ev->ack_from) < 0 || (s16)(msk->ack_seq - seq) < 0)
+		return;
+	ev->acks_lost++;
+	mrc_ev_fail(sk, evi, MRC_MIB_EV_BAD_ACK, MRC_MIB_LOST_EV);
 }
 
 /**

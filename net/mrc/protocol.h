@@ -179,8 +179,14 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @progress_ns: when snd_una last advanced (or the socket was orphaned)
  * @orphan_counted: closed while data was still to deliver: counted in
  *                  the protocol's orphans (mrc_orphan_count())
- * @ack_seq: sequence number of our next ACK
+ * @ack_seq: sequence number of our last ACK (the next one has one more)
  * @peer_ack_seq: the newest ACK sequence number whose window we took
+ * @ack_prev_port: the EV (port) our last ACK left on, 0 before the first
+ * @rack: the peer's last ACKs: received, or named as missing by a later
+ *        one (its prev_ev), judged lost (mrc_ack_rx_add())
+ * @ack_lost: the peer's ACKs found missing, to report in our DATA
+ *            (oldest first; @ack_lost_n of them)
+ * @ack_lost_n: entries in @ack_lost
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
@@ -196,6 +202,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rcv_nxt: next PSN expected in order
  * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
  * @rcv_ofo_bytes: payload held in @rcv_ofo
+ * @rcv_hi: one past the highest PSN held in @rcv_ofo (when after
+ *          @rcv_nxt): how far the SACK needs to look
  * @rcv_seq: where the in-order message stream is (next message and offset)
  * @rcv_queued: payload bytes in sk_receive_queue not read yet
  * @rcv_head_off: bytes of the head piece already read by recvmsg
@@ -210,6 +218,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  */
 /* Acknowledged retransmissions remembered per connection (struct mrc_late). */
 #define MRC_LATE_PKTS	16
+
+/* Lost ACKs of the peer waiting to be reported. */
+#define MRC_ACK_LOST_Q	4
 
 struct mrc_sock {
 	struct inet_sock	inet;
@@ -273,6 +284,10 @@ struct mrc_sock {
 	bool			orphan_counted;
 	u16			ack_seq;
 	u16			peer_ack_seq;
+	u16			ack_prev_port;
+	u8			ack_lost_n;
+	struct mrc_ack_rx	rack;
+	struct mrc_ack_lost	ack_lost[MRC_ACK_LOST_Q];
 	struct hrtimer		timer;
 	unsigned long		deferred;
 	bool			in_timer_cb;
@@ -288,6 +303,7 @@ struct mrc_sock {
 	u32			rcv_nxt;
 	struct sk_buff		**rcv_ofo;
 	u32			rcv_ofo_bytes;
+	u32			rcv_hi;
 	struct mrc_rcv_seq	rcv_seq;
 	u32			rcv_queued;
 	u32			rcv_head_off;
@@ -604,6 +620,7 @@ void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why);
 void mrc_ev_deny(struct sock *sk, u16 evi);
 void mrc_ev_probe_due(struct sock *sk, u64 now);
 void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns);
+void mrc_ev_ack_lost(struct sock *sk, u16 seq, u16 port);
 void mrc_ev_changed(struct sock *sk, u16 evi, u8 old, u8 cause);
 void mrc_rtx_purge(struct sock *sk);
 void mrc_wmem_free(struct sock *sk, struct sk_buff *skb);

@@ -71,7 +71,8 @@ TRACE_EVENT(mrc_loss,
 		  __print_symbolic(__entry->why,
 				   { MRC_MIB_LOST_EV, "ev" },
 				   { MRC_MIB_LOST_TIME, "time" },
-				   { MRC_MIB_LOST_RTO, "rto" }))
+				   { MRC_MIB_LOST_RTO, "rto" },
+				   { MRC_MIB_LOST_DROP, "drop" }))
 );
 
 TRACE_EVENT(mrc_retransmit,

@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	2
+#define MRC_WIRE_VERSION	3
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -30,7 +30,16 @@ enum mrc_pkt_type {
 #define MRC_F_PROBE	0x0008	/* ACK: answers a probe; echo_ev and
 				 * echo_tsval are the probe's
 				 */
-#define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE)
+#define MRC_F_DROP	0x0010	/* ACK: the echoed packet arrived and the
+				 * receiver dropped it (memory, buffer)
+				 */
+#define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE | \
+			 MRC_F_DROP)
+
+/* Flags of an ACK's extra echoes (struct mrc_ack_echo). */
+#define MRC_ECHO_F_CE	0x0001	/* the echoed packet arrived CE-marked */
+#define MRC_ECHO_F_DROP	0x0002	/* it arrived and the receiver dropped it */
+#define MRC_ECHO_F_KNOWN	(MRC_ECHO_F_CE | MRC_ECHO_F_DROP)
 
 /**
  * struct mrc_hdr - common header, first in every mrc datagram
@@ -59,6 +68,10 @@ struct mrc_hdr {
  * @tsval: sender's transmit time in microseconds, echoed in the ACK
  * @ev: entropy value the packet was sent on, echoed in the ACK
  * @len: payload bytes following this header; must match the datagram
+ * @ack_lost_seq: @ack_lost_ev's ACK: its ack_seq
+ * @ack_lost_ev: the EV (UDP source port) of an ACK of the receiver's
+ *               that the sender found missing, 0 if none: the receiver's
+ *               reverse path on that EV loses (mrc.rst, "Reverse paths")
  *
  * A FIN (MRC_F_FIN) has len, msg_len and offset zero and takes a PSN, so
  * it is delivered reliably and in order after the last message.
@@ -72,6 +85,8 @@ struct mrc_data_hdr {
 	__be32	tsval;
 	__be16	ev;
 	__be16	len;
+	__be16	ack_lost_seq;
+	__be16	ack_lost_ev;
 };
 
 /**
@@ -88,6 +103,13 @@ struct mrc_data_hdr {
  * @ack_seq: the sender's count of ACKs, one more in each; tells the newer
  *           of two reordered ACKs (whose @rwnd counts)
  * @ce_count: CE-marked data packets received on the connection so far
+ * @prev_ev: the EV (UDP source port) the sender's previous ACK (@ack_seq
+ *           - 1) was sent on, 0 if none: tells the receiver, should that
+ *           one be missing, which of the sender's reverse paths lost it
+ * @sack_words: SACK words after this header (0 to MRC_SACK_EXTRA_WORDS),
+ *              each for the next 32 PSNs after @sack_lo's, bit 0 first
+ * @nr_echo: struct mrc_ack_echo entries after them (0 to MRC_ACK_ECHOES):
+ *           packets received since the previous ACK besides @echo_psn
  */
 struct mrc_ack_hdr {
 	struct mrc_hdr	common;
@@ -100,7 +122,33 @@ struct mrc_ack_hdr {
 	__be16	echo_ev;
 	__be16	ack_seq;
 	__be32	ce_count;
+	__be16	prev_ev;
+	__u8	sack_words;
+	__u8	nr_echo;
 };
+
+/**
+ * struct mrc_ack_echo - a further packet an ACK echoes
+ * @psn: its PSN
+ * @tsval: its @tsval
+ * @ev: its @ev
+ * @flags: MRC_ECHO_F_*
+ */
+struct mrc_ack_echo {
+	__be32	psn;
+	__be32	tsval;
+	__be16	ev;
+	__be16	flags;
+};
+
+/* SACK words an ACK may carry after its own two: 256 PSNs in all. */
+#define MRC_SACK_EXTRA_WORDS	6
+/* Extra echoes an ACK may carry. */
+#define MRC_ACK_ECHOES		16
+/* The longest ACK: all its SACK words and echoes. */
+#define MRC_ACK_MAX_LEN		(sizeof(struct mrc_ack_hdr) + \
+				 MRC_SACK_EXTRA_WORDS * sizeof(__be32) + \
+				 MRC_ACK_ECHOES * sizeof(struct mrc_ack_echo))
 
 /**
  * struct mrc_syn_hdr - the handshake: SYN, SYNACK and CONFIRM
@@ -152,7 +200,9 @@ struct mrc_probe_hdr {
 	__be32	psn;
 };
 
-#define MRC_SACK_BITS	64
+/* PSNs after the cumulative one the SACK of an ACK may cover */
+#define MRC_SACK_BITS_MIN	64
+#define MRC_SACK_BITS	(MRC_SACK_BITS_MIN + 32 * MRC_SACK_EXTRA_WORDS)
 
 /* Why a packet was dropped by header validation (0: it was not). */
 enum mrc_hdr_verdict {
@@ -188,11 +238,20 @@ static inline unsigned int mrc_hdr_len(u8 type)
 	return 0;
 }
 
+/* Length of an ACK with @sack_words extra SACK words and @nr_echo echoes. */
+static inline unsigned int mrc_ack_len(unsigned int sack_words,
+				       unsigned int nr_echo)
+{
+	return sizeof(struct mrc_ack_hdr) + sack_words * sizeof(__be32) +
+	       nr_echo * sizeof(struct mrc_ack_echo);
+}
+
 static inline void mrc_wire_build_bug(void)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 12);
-	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 36);
-	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 44);
+	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 40);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 48);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
 	BUILD_BUG_ON(sizeof(struct mrc_probe_hdr) != 24);
 }
@@ -201,7 +260,8 @@ static inline void mrc_wire_build_bug(void)
  * mrc_hdr_check() - validate the headers of a received datagram
  * @data: start of the mrc payload (after the UDP header)
  * @len: bytes of mrc payload (the whole datagram after the UDP header);
- *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data
+ *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data,
+ *       min(@len, MRC_ACK_MAX_LEN) for an ACK
  * @max_msg: largest message this receiver accepts
  *
  * Pure: reads only within @len and nothing but @data.  Every field that
@@ -249,6 +309,8 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 			return MRC_HDR_BAD_FLAGS;
 		if (plen != len - hlen)
 			return MRC_HDR_BAD_LEN;
+		if (!d->ack_lost_ev && d->ack_lost_seq)
+			return MRC_HDR_BAD_FIELD;
 		if (flags & MRC_F_FIN) {
 			if (plen || msg_len || off)
 				return MRC_HDR_BAD_LEN;
@@ -263,12 +325,27 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 			return MRC_HDR_BAD_LEN;
 		break;
 	}
-	case MRC_PKT_ACK:
-		if (flags & ~(MRC_F_CE | MRC_F_PROBE))
+	case MRC_PKT_ACK: {
+		const struct mrc_ack_hdr *a = data;
+		const struct mrc_ack_echo *e;
+		unsigned int i;
+
+		if (flags & ~(MRC_F_CE | MRC_F_PROBE | MRC_F_DROP))
 			return MRC_HDR_BAD_FLAGS;
-		if (len != hlen)
+		/* a probe's answer echoes the probe, not a dropped packet */
+		if ((flags & MRC_F_PROBE) && (flags & MRC_F_DROP))
+			return MRC_HDR_BAD_FLAGS;
+		if (a->sack_words > MRC_SACK_EXTRA_WORDS ||
+		    a->nr_echo > MRC_ACK_ECHOES)
+			return MRC_HDR_BAD_FIELD;
+		if (len != mrc_ack_len(a->sack_words, a->nr_echo))
 			return MRC_HDR_BAD_LEN;
+		e = data + len - a->nr_echo * sizeof(*e);
+		for (i = 0; i < a->nr_echo; i++)
+			if (be16_to_cpu(e[i].flags) & ~MRC_ECHO_F_KNOWN)
+				return MRC_HDR_BAD_FLAGS;
 		break;
+	}
 	case MRC_PKT_SYN:
 	case MRC_PKT_SYNACK:
 	case MRC_PKT_CONFIRM: {

@@ -307,6 +307,107 @@ static void mrc_hdr_reads_within_len(struct kunit *test)
 	}
 }
 
+/* A v3 ACK with @words extra SACK words and @echoes extra echoes. */
+static unsigned int mrc_ack_build(u8 *buf, unsigned int words,
+				  unsigned int echoes)
+{
+	struct mrc_ack_hdr *a = (struct mrc_ack_hdr *)buf;
+	struct mrc_ack_echo *e;
+	unsigned int i;
+
+	memset(buf, 0, MRC_ACK_MAX_LEN + 64);
+	mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	a->sack_words = words;
+	a->nr_echo = echoes;
+	a->prev_ev = cpu_to_be16(49152);
+	e = (struct mrc_ack_echo *)((__be32 *)(a + 1) + words);
+	for (i = 0; i < echoes; i++) {
+		e[i].psn = cpu_to_be32(100 + i);
+		e[i].ev = cpu_to_be16(49153 + i);
+		e[i].flags = cpu_to_be16(i & 1 ? MRC_ECHO_F_CE : 0);
+	}
+	return mrc_ack_len(words, echoes);
+}
+
+/* Wire version 3: an ACK's SACK words and echoes, its DROP flag, and the
+ * lost ACK a DATA packet reports.
+ */
+static void mrc_hdr_checks_v3_fields(struct kunit *test)
+{
+	u8 buf[MRC_ACK_MAX_LEN + 64];
+	struct mrc_ack_echo *e;
+	struct mrc_data_hdr *d;
+	struct mrc_hdr *h = (struct mrc_hdr *)buf;
+	unsigned int len;
+
+	len = mrc_ack_build(buf, MRC_SACK_EXTRA_WORDS, MRC_ACK_ECHOES);
+	KUNIT_EXPECT_EQ(test, len, (unsigned int)MRC_ACK_MAX_LEN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	len = mrc_ack_build(buf, 2, 3);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* the counts must match the datagram */
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len - 12, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len + 4, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* and stay within the limits */
+	len = mrc_ack_build(buf, MRC_SACK_EXTRA_WORDS + 1, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_ack_build(buf, 0, MRC_ACK_ECHOES + 1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	/* an echo's flags: CE and DROP only */
+	len = mrc_ack_build(buf, 1, 2);
+	e = (struct mrc_ack_echo *)(buf + sizeof(struct mrc_ack_hdr) + 4);
+	e[1].flags = cpu_to_be16(MRC_ECHO_F_DROP);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	e[1].flags = cpu_to_be16(0x0004);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* DROP on an ACK, not with PROBE, nor on other types */
+	len = mrc_ack_build(buf, 0, 0);
+	h->flags = cpu_to_be16(MRC_F_DROP);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	h->flags = cpu_to_be16(MRC_F_DROP | MRC_F_PROBE);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_pkt_build(buf, MRC_PKT_PROBE, 0);
+	h->flags = cpu_to_be16(MRC_F_DROP);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* a lost ACK's sequence comes with its EV */
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 8);
+	d = (struct mrc_data_hdr *)buf;
+	d->ack_lost_seq = cpu_to_be16(7);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	d->ack_lost_ev = cpu_to_be16(49152);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	d->ack_lost_seq = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+}
+
+/* An ACK's echoes are read from the end of the datagram: within @len for
+ * every length, with KASAN watching the end of an exact-size buffer.
+ */
+static void mrc_hdr_reads_ack_within_len(struct kunit *test)
+{
+	u8 full[MRC_ACK_MAX_LEN + 64];
+	unsigned int len, max;
+	u8 *buf;
+
+	max = mrc_ack_build(full, 3, 5);
+	for (len = 0; len <= max + 4; len++) {
+		buf = kunit_kmalloc(test, len ? len : 1, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+		memcpy(buf, full, len);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, len, MAX_MSG) ==
+				    MRC_HDR_OK, len == max, "len %u", len);
+		kunit_kfree(test, buf);
+	}
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_accepts_every_type),
 	KUNIT_CASE(mrc_hdr_rejects_short),
@@ -319,6 +420,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_checks_fin),
 	KUNIT_CASE(mrc_hdr_rejects_reserved),
 	KUNIT_CASE(mrc_hdr_reads_within_len),
+	KUNIT_CASE(mrc_hdr_checks_v3_fields),
+	KUNIT_CASE(mrc_hdr_reads_ack_within_len),
 	{}
 };
 

@@ -31,6 +31,7 @@ static const char *const path_cause_words[] = {
 	[MRC_PATH_CAUSE_DENIED]		= "denied",
 	[MRC_PATH_CAUSE_ALLOWED]	= "allowed",
 	[MRC_PATH_CAUSE_RECYCLED]	= "recycled",
+	[MRC_PATH_CAUSE_ACK]		= "ack",
 };
 
 /* The errors a connection can fail with, by name. */

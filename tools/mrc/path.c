@@ -34,6 +34,8 @@ static const struct path_field {
 	{ "probes", NULL, "", MRC_A_PATH_PROBES, MNL_TYPE_U64 },
 	{ "srtt_us", "srtt", "us", MRC_A_PATH_SRTT_US, MNL_TYPE_U32 },
 	{ "ce_level", NULL, "", MRC_A_PATH_CE_LEVEL, MNL_TYPE_U8 },
+	{ "acks", NULL, "", MRC_A_PATH_ACKS, MNL_TYPE_U64 },
+	{ "acks_lost", NULL, "", MRC_A_PATH_ACKS_LOST, MNL_TYPE_U64 },
 };
 
 /* What "path deny" or "path allow" names: one EV of one connection, or a

@@ -76,6 +76,9 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_ORPHAN_ABORTED]	= "orphan_aborted",
 	[MRC_A_STATS_EV_GOOD_LATE]	= "ev_good_late",
 	[MRC_A_STATS_CC_UNDO]		= "cc_undo",
+	[MRC_A_STATS_EV_BAD_ACK]	= "ev_bad_ack",
+	[MRC_A_STATS_ACK_LOST]		= "ack_lost",
+	[MRC_A_STATS_LOST_DROP]		= "lost_drop",
 };
 
 static void stats_usage(FILE *f)

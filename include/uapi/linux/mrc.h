@@ -171,6 +171,9 @@ enum mrc_path_cause {
 	MRC_PATH_CAUSE_RECYCLED,	/* GOOD: a spare that stayed BAD got a
 					 * new port (MRC_A_PATH_PORT)
 					 */
+	MRC_PATH_CAUSE_ACK,	/* BAD: the peer reported an ACK sent on
+				 * it lost (its reverse path loses)
+				 */
 };
 
 enum mrc_cmd {
@@ -299,6 +302,9 @@ enum mrc_stats_attr {
 	MRC_A_STATS_ORPHAN_ABORTED,	/* orphans reset: over max_orphans or stuck */
 	MRC_A_STATS_EV_GOOD_LATE,	/* EV went GOOD: a packet judged lost on it arrived late */
 	MRC_A_STATS_CC_UNDO,		/* window cuts undone: their loss was a late packet */
+	MRC_A_STATS_EV_BAD_ACK,		/* EV went BAD: the peer found an ACK sent on it lost */
+	MRC_A_STATS_ACK_LOST,		/* the peer's ACKs found missing here, reported to it */
+	MRC_A_STATS_LOST_DROP,		/* lost: the receiver dropped it (memory, buffer) */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
@@ -378,6 +384,10 @@ enum mrc_path_attr {
 	MRC_A_PATH_CE_LEVEL,		/* u8: how heavily CE marks weigh it
 					 * down (0 to 4)
 					 */
+	MRC_A_PATH_ACKS,		/* u64: ACKs and probe answers sent
+					 * on it
+					 */
+	MRC_A_PATH_ACKS_LOST,		/* u64: of which the peer found lost */
 
 	__MRC_A_PATH_MAX,
 	MRC_A_PATH_MAX = __MRC_A_PATH_MAX - 1

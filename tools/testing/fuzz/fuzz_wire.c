@@ -34,8 +34,11 @@
 
 /* Header sizes and field offsets, from the wire layout in mrc.rst. */
 #define REF_COMMON_LEN	12
-#define REF_DATA_LEN	36
-#define REF_ACK_LEN	44
+#define REF_DATA_LEN	40
+#define REF_ACK_LEN	48
+#define REF_ACK_WORD	4	/* an extra SACK word */
+#define REF_ACK_ECHO	12	/* an extra echo */
+#define REF_ACK_MAX_LEN	(REF_ACK_LEN + 6 * REF_ACK_WORD + 16 * REF_ACK_ECHO)
 #define REF_SYN_LEN	40
 #define REF_PROBE_LEN	24
 
@@ -47,6 +50,11 @@
 #define REF_OFF_DATA_MSG_LEN	20
 #define REF_OFF_DATA_OFFSET	24
 #define REF_OFF_DATA_LEN	34
+#define REF_OFF_DATA_ACK_LOST_SEQ	36
+#define REF_OFF_DATA_ACK_LOST_EV	38
+#define REF_OFF_ACK_SACK_WORDS	46
+#define REF_OFF_ACK_NR_ECHO	47
+#define REF_OFF_ECHO_FLAGS	10	/* in an echo */
 #define REF_OFF_SYN_SRC_PORT	16
 #define REF_OFF_SYN_DST_PORT	18
 #define REF_OFF_SYN_UDP_PORT	20
@@ -118,7 +126,7 @@ static u32 ref_allowed_flags(u8 type)
 	case 1:
 		return 0x0001;	/* FIN */
 	case 2:
-		return 0x000a;	/* CE, PROBE */
+		return 0x001a;	/* CE, PROBE, DROP */
 	case 5:
 		return 0x0004;	/* REFUSED */
 	}
@@ -140,7 +148,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 2)
+	if (p[REF_OFF_VERSION] != 3)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -151,7 +159,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x000fU)
+	if (flags & ~0x001fU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -169,6 +177,10 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		plen = get16(p, REF_OFF_DATA_LEN);
 		if (plen != len - hlen)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
+		/* no lost ACK reported: no sequence either */
+		if (!get16(p, REF_OFF_DATA_ACK_LOST_EV) &&
+		    get16(p, REF_OFF_DATA_ACK_LOST_SEQ))
+			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 		if (flags & 0x0001) {
 			if (plen || msg_len || off)
 				reasons |= BIT_V(MRC_HDR_BAD_LEN);
@@ -181,11 +193,31 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		if ((uint64_t)off + plen > msg_len)
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
 		break;
-	case 2:
-		/* the last 16 bits are the ACK's sequence: any value */
-		if (len != hlen)
+	case 2: {
+		unsigned int words = p[REF_OFF_ACK_SACK_WORDS];
+		unsigned int echoes = p[REF_OFF_ACK_NR_ECHO], i;
+
+		if ((flags & 0x0018) == 0x0018)	/* PROBE and DROP */
+			reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
+		if (words > 6 || echoes > 16) {
+			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+			if (len != hlen + words * REF_ACK_WORD +
+			    echoes * REF_ACK_ECHO)
+				reasons |= BIT_V(MRC_HDR_BAD_LEN);
+			break;
+		}
+		if (len != hlen + words * REF_ACK_WORD +
+		    echoes * REF_ACK_ECHO) {
 			reasons |= BIT_V(MRC_HDR_BAD_LEN);
+			break;
+		}
+		/* the echoes are last: CE and DROP are their only flags */
+		for (i = 0; i < echoes; i++)
+			if (get16(p, len - (echoes - i) * REF_ACK_ECHO +
+				  REF_OFF_ECHO_FLAGS) & ~0x0003U)
+				reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
 		break;
+	}
 	case 3:
 	case 4:
 	case 7:
@@ -217,11 +249,25 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 2);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 3);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
-		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008);
+		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008 ||
+		     MRC_F_DROP != 0x0010);
+	BUILD_BUG_ON(MRC_ECHO_F_CE != 0x0001 || MRC_ECHO_F_DROP != 0x0002);
+	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, ack_lost_seq) !=
+		     REF_OFF_DATA_ACK_LOST_SEQ);
+	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, ack_lost_ev) !=
+		     REF_OFF_DATA_ACK_LOST_EV);
+	BUILD_BUG_ON(offsetof(struct mrc_ack_hdr, sack_words) !=
+		     REF_OFF_ACK_SACK_WORDS);
+	BUILD_BUG_ON(offsetof(struct mrc_ack_hdr, nr_echo) !=
+		     REF_OFF_ACK_NR_ECHO);
+	BUILD_BUG_ON(offsetof(struct mrc_ack_echo, flags) !=
+		     REF_OFF_ECHO_FLAGS);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != REF_ACK_ECHO);
+	BUILD_BUG_ON(MRC_ACK_MAX_LEN != REF_ACK_MAX_LEN);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, flags) != REF_OFF_FLAGS);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, dst_cid) != REF_OFF_DST_CID);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, src_cid) != REF_OFF_SRC_CID);
@@ -297,9 +343,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     max_msg, verdict);
 
 	/* Only the headers are linear in the kernel (input.c pulls
-	 * min(len, largest header)); the payload must not be read.
+	 * min(len, largest header), and an ACK up to its largest size); the
+	 * payload must not be read.
 	 */
 	hlen = len >= 2 ? ref_hdr_len(buf[1]) : 0;
+	if (len >= 2 && buf[1] == 2)
+		hlen = REF_ACK_MAX_LEN;
 	if (hlen < REF_COMMON_LEN)
 		hlen = REF_COMMON_LEN;
 	linear = len < hlen ? len : hlen;
