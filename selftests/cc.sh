@@ -7,7 +7,10 @@
 #     spines carry the rest, the goodput stays at least 3/4 of the same
 #     connection's without marks; a slow spine whose queue marks (red, a
 #     tenth of the rate): its share falls below 1/N, the goodput exceeds
-#     what an even spray allows, it marks rather than drops;
+#     what an even spray allows, it marks rather than drops; the same
+#     slow spine with a drop-tail queue and no ECN: its delay weighs its
+#     EVs down (ev_skip_delay), its share falls below half of 1/N, the
+#     goodput exceeds an even spray's;
 #  2. one connection into a bottleneck that marks (red on the receiver's
 #     link), for each algorithm (nscc, dctcp): goodput stays high, the
 #     bottleneck queue stays bounded near the marking threshold, the
@@ -344,6 +347,44 @@ part_1() {
 			"marked $((m1 - m)), dropped $((drops1 - drops)) of $((ua[0] - ub[0]))"
 	fi
 	plain_link "$MRC_LEAF1" l1-s1
+
+	# the same slow spine with a drop-tail queue of 30 KB (240 ms at its
+	# rate) and no ECN: nothing marks, only the delay of its packets
+	# tells; weighed by it (ev_skip_delay) the spine carries less and
+	# the connection is not held to N times its rate
+	tc -n "$MRC_LEAF1" qdisc replace dev l1-s1 root handle 1: tbf \
+		rate "${slow}kbit" burst 4kb limit 30kb ||
+		{ mrc_fail "spine 1 slowed"; return; }
+	bulk_goodput "slow spine, no marks"
+	slow_unmarked "slow spine, no marks" "$slow"
+	plain_link "$MRC_LEAF1" l1-s1
+}
+
+# slow_unmarked NAME KBIT: after bulk_goodput with spine 1 slowed to KBIT
+# without marking: delay weighed its EVs down, it carried under half of
+# 1/N, the goodput beat an even spray's.
+slow_unmarked() {
+	local name=$1 slow=$2 s d total=0 sk
+	for s in $(seq "$NSPINES"); do
+		d[s]=$((ua[s - 1] - ub[s - 1]))
+		total=$((total + d[s]))
+	done
+	sk=$(delta "$st0" "$st1" ev_skip_delay)
+	echo "# $name: packets per spine ${d[*]:1}; ev_skip_delay $sk ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_bad_loss $(delta "$st0" "$st1" ev_bad_loss) retrans $(delta "$st0" "$st1" retrans) (spurious $(delta "$st0" "$st1" spurious_retrans), lost by time $(delta "$st0" "$st1" lost_time)); ev_good_late $(delta "$st0" "$st1" ev_good_late) cc_undo $(delta "$st0" "$st1" cc_undo); goodput $mbps Mbit/s"
+	mrc_check "$name: delay weighed its EVs down (ev_skip_delay)" \
+		test "${sk:-0}" -gt 0
+	if [ "$total" -gt 0 ] && [ $((d[1] * NSPINES * 2)) -lt "$total" ]; then
+		mrc_ok "$name: its share fell below half of 1/N"
+	else
+		mrc_fail "$name: its share fell below half of 1/N" \
+			"spine 1 sent ${d[1]} of $total"
+	fi
+	if ge "$mbps" "$(echo "$slow $NSPINES" | awk '{ print $1 * $2 * 1.1 / 1000 }')"; then
+		mrc_ok "$name: goodput above what an even spray allows"
+	else
+		mrc_fail "$name: goodput above what an even spray allows" \
+			"$mbps Mbit/s, spine 1 at $slow kbit/s"
+	fi
 }
 
 # ---------------------------------------------------------------------

@@ -4,7 +4,7 @@
  *   mrc_msg server [-6] [-p PORT] [-c CONNS] [-P PAUSE_MS] [-b RCVBUF]
  *   mrc_msg client [-6] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
  *                  [-m MIN] [-M MAX] [-s SEED] [-b SNDBUF]
- *                  [-i INTERVAL_US] [-T SECONDS] [-H HOLD_MS]
+ *                  [-i INTERVAL_US] [-T SECONDS] [-H HOLD_MS] [-R]
  *
  * The client opens CONNS connections and sends MSGS messages on each, of
  * random sizes in [MIN, MAX], then shuts down its side and waits for the
@@ -26,6 +26,12 @@
  * client shuts it down, for tools that inspect live connections.
  * SIGUSR1 makes the client stop sending (or holding) and finish as if its
  * last message had been sent (use it with -n 0 on the server).
+ *
+ * -R (both sides) is request/response: the server sends every message it
+ * receives back, and the client waits for each echo before its next
+ * message and checks that it is the message it sent, byte for byte.  The
+ * client then prints echoed=N too, and exits 1 if an echo is missing or
+ * differs.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -65,11 +71,12 @@ static struct {
 	long interval_us;
 	double seconds;
 	int hold_ms;
+	bool rr;
 } cfg = { .port = 7000, .conns = 1, .msgs = 100, .min = 1,
 	  .max = 65536, .seed = 1 };
 
 struct result {
-	long delivered, missing, duplicate, corrupt;
+	long delivered, missing, duplicate, corrupt, echoed;
 	uint64_t bytes;
 	int err;
 };
@@ -259,6 +266,10 @@ static void *server_conn(void *p)
 			break;
 		}
 		a->r.bytes += n;
+		if (cfg.rr && send(a->fd, buf, n, 0) != n) {
+			a->r.err = errno ? errno : EPROTO;
+			break;
+		}
 		if ((size_t)n >= sizeof(h)) {
 			memcpy(&h, buf, sizeof(h));
 			uint32_t seq = ntohl(h.seq);
@@ -359,6 +370,7 @@ static void *client_conn(void *p)
 {
 	struct conn_arg *a = p;
 	uint8_t *buf = malloc(cfg.max ? cfg.max : 1);
+	uint8_t *echo = cfg.rr ? malloc(cfg.max + 1) : NULL;
 	uint64_t s = rng_seed(a->conn, 0xffffffff);
 	double end = cfg.seconds > 0 ? now_s() + cfg.seconds : 0;
 	uint32_t seq;
@@ -381,8 +393,22 @@ static void *client_conn(void *p)
 		}
 		a->r.bytes += len;
 		a->r.delivered++;
+		if (cfg.rr) {
+			int err = 0;
+			ssize_t n = recv_message(a->fd, echo, cfg.max + 1,
+						 &err);
+
+			if (n != (ssize_t)len || memcmp(echo, buf, len)) {
+				a->r.err = n < 0 && err ? err : EPROTO;
+				break;
+			}
+			a->r.echoed++;
+		}
 	}
 	free(buf);
+	free(echo);
+	if (a->r.err)
+		return NULL;
 	/* hold the connection open; SIGUSR1 ends the wait early */
 	end = now_s() + cfg.hold_ms / 1000.0;
 	while (now_s() < end &&
@@ -412,7 +438,7 @@ static int run_client(void)
 	struct conn_arg *args = calloc(cfg.conns, sizeof(*args));
 	struct timespec t0, t1;
 	uint64_t bytes = 0;
-	long sent = 0;
+	long sent = 0, echoed = 0;
 	double secs;
 	static sigset_t usr1;
 	pthread_t waiter;
@@ -442,6 +468,7 @@ static int run_client(void)
 		pthread_join(args[i].th, NULL);
 		bytes += args[i].r.bytes;
 		sent += args[i].r.delivered;
+		echoed += args[i].r.echoed;
 		if (args[i].r.err) {
 			pthread_mutex_lock(&out_lock);
 			fprintf(stderr, "conn %d: %s\n", i,
@@ -453,7 +480,13 @@ static int run_client(void)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("sent=%ld bytes=%" PRIu64 " seconds=%.3f\n", sent, bytes, secs);
+	printf("sent=%ld bytes=%" PRIu64 " seconds=%.3f", sent, bytes, secs);
+	if (cfg.rr) {
+		printf(" echoed=%ld", echoed);
+		if (echoed != sent)
+			fail = 1;
+	}
+	printf("\n");
 	return fail;
 }
 
@@ -479,7 +512,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
-	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:")) != -1) {
+	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:R")) != -1) {
 		switch (c) {
 		case '6':
 			cfg.v6 = true;
@@ -519,6 +552,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			cfg.hold_ms = atoi(optarg);
+			break;
+		case 'R':
+			cfg.rr = true;
 			break;
 		default:
 			return 2;

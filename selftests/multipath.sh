@@ -9,11 +9,15 @@
 #  - failures mid-transfer (far-side link down, near-side link down,
 #    blackhole route on a spine, a flapping link, one EV dropped by a tc
 #    filter, a gray failure: a spine that drops everything it forwards,
-#    both ways, with every link up): every message arrives once and
-#    intact, the EVs through the
-#    failure and only those go BAD, the counters show the retransmissions;
-#  - recovery: probes bring the EVs back, traffic spreads over every spine
-#    again;
+#    both ways, with every link up, over IPv4 and IPv6 and with both
+#    sides sending): every message arrives once and intact, the EVs
+#    through the failure and only those go BAD, the counters show the
+#    retransmissions; in the gray failure the receiver learns which of
+#    its own EVs lose its ACKs and, but for its probes, leaves the dead
+#    spine too;
+#  - recovery: probes bring the EVs back (the time it took is printed),
+#    traffic spreads over every spine again, both ways after the gray
+#    failure;
 #  - every path dead: ETIMEDOUT within conn_timeout_ms, nothing left over.
 # Which spine an EV takes is asked of the leaf (mrc_fabric_spines_of),
 # never assumed.
@@ -59,7 +63,7 @@ evmap() {
 	ev_spine=()
 	ev_info=()
 	mapfile -t lines < <(mrc -n "$ns" -j path show cid "$cid" 2>/dev/null |
-		jq -r '.[] | "\(.port) \(.state) \(.active) sent \(.sent) acked \(.acked) lost \(.lost) probes \(.probes)"' 2>/dev/null)
+		jq -r '.[] | "\(.port) \(.state) \(.active) sent \(.sent) acked \(.acked) lost \(.lost) probes \(.probes) acks \(.acks // 0) acks_lost \(.acks_lost // 0)"' 2>/dev/null)
 	[ ${#lines[@]} -gt 0 ] || return 1
 	for line in "${lines[@]}"; do
 		read -r p st ac s <<<"$line"
@@ -283,14 +287,19 @@ bad_count() {
 }
 
 # wait_no_bad SECS: until neither end has a BAD EV.
+# nobad_ms: how long that took, in milliseconds.
 wait_no_bad() {
-	local t0=$SECONDS b1 b2
+	local t0=$SECONDS b1 b2 start=${EPOCHREALTIME/./}
+	nobad_ms=
 	while :; do
 		b1=$(bad_count "$MRC_FH1" "$cid1")
 		b2=$(bad_count "$MRC_FH2" "$cid2")
-		[ "$b1" = 0 ] && [ "$b2" = 0 ] && return 0
+		if [ "$b1" = 0 ] && [ "$b2" = 0 ]; then
+			nobad_ms=$(((${EPOCHREALTIME/./} - start) / 1000))
+			return 0
+		fi
 		[ $((SECONDS - t0)) -ge "$1" ] && break
-		sleep 0.5
+		sleep 0.1
 	done
 	echo "# BAD EVs left: sender $b1, receiver $b2"
 	return 1
@@ -314,16 +323,24 @@ restore() {
 	esac
 }
 
-# failure FAM KIND: a paced transfer; KIND (far, near, blackhole, flap,
-# tc, gray) strikes mid-transfer; checks as described at the top; then the
-# failure is repaired and the EVs must come back.
+# failure FAM KIND [rr]: a paced transfer; KIND (far, near, blackhole,
+# flap, tc, gray) strikes mid-transfer; checks as described at the top;
+# then the failure is repaired and the EVs must come back.  With rr the
+# transfer is request/response: the receiver sends every message back.
 failure() {
-	local fam=$1 kind=$2 name s1 s2 s3 r1 pre_s need allowed victim=""
-	local before_up after_up wrong2 recovered=1
-	name="IPv$fam $kind"
+	local fam=$1 kind=$2 mode=${3:-} name s1 s2 s3 r1 pre_s need allowed
+	local before_up after_up wrong2 recovered=1 victim="" rr=()
+	name="IPv$fam $kind${mode:+ $mode}"
+	[ "$mode" = rr ] && rr=(-R)
+	# Which spine a port takes is the leaves' answer for the fabric as
+	# it is: one cached during an earlier failure (a leaf that had lost
+	# an uplink) is wrong now, and a port of this connection may have
+	# been one of an earlier connection's.
+	spine_at=()
 	s1=$(stats "$MRC_FH1")
 	r1=$(stats "$MRC_FH2")
-	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" "${PACED[@]}"
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" "${PACED[@]}" \
+		"${rr[@]}"
 	if ! wait_cids "$fam" || ! evmap1; then
 		mrc_fail "$name: connection and its EVs listed" "cid '$cid1'/'$cid2'"
 		mrc_transfer_stop
@@ -374,9 +391,12 @@ failure() {
 		echo "# $name: dropping EV $victim (spine ${ev_spine[$victim]})"
 		;;
 	esac
-	case $kind in
+	# one message in flight at a time (rr): each dead EV shows itself by
+	# a timeout of its own, when the rotation comes to it
+	case $kind$mode in
 	flap) bad_watch 10 12 "$allowed" "" ;;
 	near) bad_watch 4 10 "$allowed" "" ;;
+	*rr) bad_watch 2 20 "$allowed" "$need" ;;
 	*) bad_watch 2 8 "$allowed" "$need" ;;
 	esac
 	echo "# [${SECONDS}s] $name sender EVs: $(ev_summary)"
@@ -456,7 +476,9 @@ failure() {
 		wrong2=$(ports_where "$wrong_of")
 		echo "# $name receiver EVs: $(ev_summary)"
 		if [ -n "$wrong2" ]; then
-			echo "# $name receiver: BAD off the failure (once so far): $wrong2"
+			for p in $wrong2; do
+				echo "# $name receiver: BAD off the failure (once so far): port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
+			done
 			sleep 1
 			still=
 			if evmap2; then
@@ -468,7 +490,9 @@ failure() {
 		fi
 		mrc_check "$name: receiver: no EV BAD off the failure" \
 			test -z "$wrong2"
-		[ -z "$wrong2" ] || echo "# receiver BAD elsewhere, still: $wrong2"
+		for p in $wrong2; do
+			echo "# $name receiver: BAD off the failure, still: port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
+		done
 	else
 		mrc_fail "$name: receiver's EVs listed"
 	fi
@@ -487,7 +511,10 @@ failure() {
 	tc) tc -n "$MRC_FH1" qdisc del dev eth0 clsact ;;
 	*) restore "$kind" ;;
 	esac
+	spine_at=()	# as above: the fabric changed again
 	wait_no_bad 12 || recovered=0
+	[ -z "$nobad_ms" ] ||
+		echo "# $name: no EV BAD at either end ${nobad_ms} ms after the repair"
 	s3=$(stats "$MRC_FH1")
 	stat_deltas "$r1" "$(stats "$MRC_FH2")"
 	local dups=${D[dup_data]}
@@ -498,12 +525,19 @@ failure() {
 		mrc_check "$name repaired: probes brought EVs back" \
 			test $((D[ev_good_probe])) -gt 0
 	fi
-	if [ "$kind" = far ] && evmap1; then
+	if { [ "$kind" = far ] || [ "$kind" = gray ]; } && evmap1; then
 		before_up=$(mrc_fabric_uplinks_tx 1)
+		local before2
+		before2=$(mrc_fabric_uplinks_tx 2)
 		sleep 2
 		after_up=$(mrc_fabric_uplinks_tx 1)
 		check_spread "$name repaired: spread over every spine again" \
 			"$before_up" "$after_up"
+		# the receiver's packets (ACKs, and its messages with rr)
+		if [ "$kind" = gray ] && evmap2; then
+			check_spread "$name repaired: the receiver spreads over every spine again" \
+				"$before2" "$(mrc_fabric_uplinks_tx 2)"
+		fi
 	fi
 	echo "# [${SECONDS}s] $name: stopping the transfer"
 	mrc_transfer_stop
@@ -605,6 +639,9 @@ failure 6 blackhole
 failure 4 flap
 failure 4 tc
 failure 4 gray
+failure 6 gray
+# both sides send: each message comes back (mrc_msg -R)
+failure 4 gray rr
 
 # e. every path dead
 all_dead 4

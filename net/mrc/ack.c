@@ -358,6 +358,27 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_echo *e,
 		mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_PROBE);
 }
 
+/* An RTT sample @rtt_us of a packet sent on EV @evi, which came back CE
+ * marked if @ce: a slow EV is weighed down as by a mark (mrc_ev_slow());
+ * otherwise the marks that weigh it down wear off, one per unmarked echo.
+ */
+static void mrc_ev_delay(struct sock *sk, u16 evi, u32 rtt_us, bool ce)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ev *ev = &msk->evset.evs[evi];
+
+	mrc_ev_rtt_sample(ev, rtt_us);
+	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us)) {
+		if (mrc_evset_mark(&msk->evset, evi)) {
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_DELAY);
+			mrc_ev_changed(sk, evi, MRC_EV_GOOD,
+				       MRC_PATH_CAUSE_DELAY);
+		}
+	} else if (!ce) {
+		mrc_evset_unmarked(&msk->evset, evi);
+	}
+}
+
 /* The receiver dropped the echoed transmission of @skb (no memory, its
  * buffer full): the packet goes again, and neither its EV (which
  * delivered it) nor the window pays for it.
@@ -407,12 +428,8 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 		    sent_us == e->tsval) {
 			*rtt_us = mrc_now_us32() - e->tsval;
 			mrc_rtt_sample(sk, *rtt_us);
-			mrc_ev_rtt_sample(&msk->evset.evs[mrc_cb(rskb)->evi],
-					  *rtt_us);
-			/* the marks that weigh an EV down wear off */
-			if (!(e->flags & MRC_F_CE))
-				mrc_evset_unmarked(&msk->evset,
-						   mrc_cb(rskb)->evi);
+			mrc_ev_delay(sk, mrc_cb(rskb)->evi, *rtt_us,
+				     e->flags & MRC_F_CE);
 		} else if (mrc_cb(rskb)->tx_count > 1 &&
 			   mrc_late_echo(msk, e, mrc_cb(rskb)->prev_evi) &&
 			   (s32)(e->tsval - sent_us) < 0) {
@@ -503,6 +520,34 @@ static void mrc_ack_log(struct sock *sk, u16 seq, u16 prev_port)
 		mrc_ack_lost_queue(sk, lost[i].seq, lost[i].port);
 }
 
+/* The first ACK with a later sequence than the peer's newest at an RTO
+ * that blamed EV rto_port a first time: did the packet or its ACK go
+ * missing?  The peer acknowledges every data packet and numbers its ACKs:
+ * if this one follows that newest directly, the peer sent no ACK in
+ * between, so the packet had not arrived when it sent this one (unless
+ * this one echoes it): the packet was lost on its way, and the EV goes
+ * BAD now rather than at a second RTO, which a connection with one
+ * packet in flight (a request) may not see on that EV for a long time.
+ * With ACKs missing in between, the packet's may be among them (lost on
+ * a reverse path, which the peer learns from our reports): no verdict.
+ */
+static void mrc_rto_judge(struct sock *sk, u16 seq, const struct mrc_echo *e)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 port = msk->rto_port, evi;
+
+	if (!port || (s16)(seq - msk->rto_ack_seq) <= 0)
+		return;
+	msk->rto_port = 0;
+	if ((u16)(seq - msk->rto_ack_seq) != 1 ||
+	    (e->psn == msk->rto_psn && e->ev == port &&
+	     !(e->flags & MRC_F_PROBE)))
+		return;
+	evi = mrc_evset_find(&msk->evset, port);
+	if (evi != MRC_EV_NONE && msk->evset.evs[evi].suspect)
+		mrc_ev_fail(sk, evi, MRC_MIB_EV_BAD_RTO, MRC_MIB_LOST_RTO);
+}
+
 /**
  * mrc_rcv_ack() - process an acknowledgment
  * @sk: the connection, locked, past the handshake
@@ -534,6 +579,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
+	mrc_rto_judge(sk, ntohs(a->ack_seq), &echo);
 	if (mrc_psn_before(cum, msk->snd_una)) {
 		MRC_INC_STATS(mn, MRC_MIB_ACK_OLD);
 		return;
@@ -671,10 +717,19 @@ static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
 			oldest = skb;
 	}
-	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una) &&
-	    msk->evset.evs[mrc_cb(oldest)->evi].suspect++)
-		mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
-			    MRC_MIB_LOST_RTO);
+	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una)) {
+		struct mrc_ev *ev = &msk->evset.evs[mrc_cb(oldest)->evi];
+
+		if (ev->suspect++) {
+			mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
+				    MRC_MIB_LOST_RTO);
+		} else if (msk->rack.any) {
+			/* the first time: the next ACK will tell */
+			msk->rto_port = ev->port;
+			msk->rto_ack_seq = msk->rack.hi;
+			msk->rto_psn = mrc_cb(oldest)->psn;
+		}
+	}
 	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
 		if (skb)

@@ -39,6 +39,11 @@
  */
 #define MRC_EV_CE_LEVEL_MAX	4
 
+/* An EV whose packets take twice the connection's RTT, and at least this
+ * much longer, is weighed down as if marked (mrc_ev_slow()).
+ */
+#define MRC_EV_SLOW_MIN_US	1000
+
 /**
  * struct mrc_ev - one entropy value of a connection and what it carries
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
@@ -46,8 +51,9 @@
  * @misses: probes sent since it went BAD
  * @suspect: packets sent on it judged lost by time since one sent on it
  *           was last acknowledged
- * @ce_level: how heavily CE marks weigh it down: up one per mark, down one
- *            per unmarked echo, at most MRC_EV_CE_LEVEL_MAX
+ * @ce_level: how heavily CE marks weigh it down: up one per mark (or slow
+ *            echo, mrc_ev_slow()), down one per unmarked echo, at most
+ *            MRC_EV_CE_LEVEL_MAX
  * @passes: SKIP: turns of the data rotation it still gives up
  * @serving: the position it serves, MRC_EV_NONE if none
  * @outstanding: transmissions on this EV not yet acknowledged, in send
@@ -532,6 +538,34 @@ static inline void mrc_ev_rtt_sample(struct mrc_ev *ev, u32 rtt_us)
 		ev->srtt_us = rtt_us;
 	else
 		ev->srtt_us = ev->srtt_us - (ev->srtt_us >> 3) + (rtt_us >> 3);
+}
+
+/**
+ * mrc_ev_slow() - does an EV's path queue where the others' do not?
+ * @ev: the EV, its RTT estimate updated with @rtt_us
+ * @rtt_us: an RTT sample of a packet sent on it
+ * @conn_srtt_us: the connection's smoothed RTT, over all its EVs
+ *
+ * A path that queues without marking (a slower or degraded link, a queue
+ * without ECN) shows only in delay.  When the sample and the EV's own
+ * estimate both exceed twice the connection's RTT, and that by
+ * MRC_EV_SLOW_MIN_US, the EV is weighed down as a CE mark would
+ * (mrc_evset_mark()): it carries less until its delay falls back.  A
+ * queue that every EV shares (the receiver's link) delays all of them and
+ * the connection's RTT with them: it weighs down none.  One stall of the
+ * host delays one sample, not the EV's estimate: both must be slow.
+ *
+ * Return: true if the EV is slow.
+ */
+static inline bool mrc_ev_slow(const struct mrc_ev *ev, u32 rtt_us,
+			       u32 conn_srtt_us)
+{
+	u32 lim;
+
+	if (!conn_srtt_us)
+		return false;
+	lim = max_t(u32, 2 * conn_srtt_us, conn_srtt_us + MRC_EV_SLOW_MIN_US);
+	return rtt_us > lim && ev->srtt_us > lim;
 }
 
 #endif /* _NET_MRC_EVSET_H */

@@ -816,6 +816,63 @@ static void mrc_evset_marks_move_load(struct kunit *test)
 	KUNIT_EXPECT_LT(test, half, 200U);
 }
 
+/* Slow is twice the connection's RTT and 1 ms more, in the sample and the
+ * EV's estimate both.
+ */
+static void mrc_evset_slow_by_delay(struct kunit *test)
+{
+	struct mrc_ev ev = { .srtt_us = 30000 };
+
+	/* no RTT of the connection yet: nothing to compare with */
+	KUNIT_EXPECT_FALSE(test, mrc_ev_slow(&ev, 30000, 0));
+	/* 30 ms against 10 ms */
+	KUNIT_EXPECT_TRUE(test, mrc_ev_slow(&ev, 30000, 10000));
+	/* exactly twice is not over it */
+	KUNIT_EXPECT_FALSE(test, mrc_ev_slow(&ev, 20000, 10000));
+	KUNIT_EXPECT_TRUE(test, mrc_ev_slow(&ev, 20001, 10000));
+	/* one slow sample of an EV that is fast: a stall, not its path */
+	ev.srtt_us = 10000;
+	KUNIT_EXPECT_FALSE(test, mrc_ev_slow(&ev, 80000, 10000));
+	/* an EV slow so far whose sample is fast again */
+	ev.srtt_us = 40000;
+	KUNIT_EXPECT_FALSE(test, mrc_ev_slow(&ev, 11000, 10000));
+	/* short RTTs: twice 200 us is noise; 1 ms more is the floor */
+	ev.srtt_us = 900;
+	KUNIT_EXPECT_FALSE(test, mrc_ev_slow(&ev, 900, 200));
+	ev.srtt_us = 1300;
+	KUNIT_EXPECT_TRUE(test, mrc_ev_slow(&ev, 1300, 200));
+}
+
+/* Delay weighs like marks: an EV whose every echo is slow ends at
+ * MRC_EV_CE_LEVEL_MAX and carries 1/2^that of an even share; once fast
+ * again its level falls back one per echo.
+ */
+static void mrc_evset_slow_weighs_down(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 6);
+	unsigned int seen[NPOS] = {}, i;
+	u16 e;
+
+	set->evs[0].srtt_us = 50000;
+	for (i = 0; i < 17 * 64; i++) {
+		e = pick(set, MRC_EV_NONE);
+		KUNIT_ASSERT_LT(test, e, (u16)NPOS);
+		seen[e]++;
+		if (e == 0 && mrc_ev_slow(&set->evs[e], 50000, 5000))
+			mrc_evset_mark(set, e);
+		else
+			mrc_evset_unmarked(set, e);
+	}
+	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, MRC_EV_CE_LEVEL_MAX);
+	/* about 1/16 of each other's (its first marks weigh less) */
+	KUNIT_EXPECT_LE(test, seen[0] * 12, seen[1]);
+	KUNIT_EXPECT_GT(test, seen[0], 0U);
+	for (i = 0; i < MRC_EV_CE_LEVEL_MAX; i++)
+		mrc_evset_unmarked(set, 0);
+	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 0);
+}
+
 static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_init_home_serves),
 	KUNIT_CASE(mrc_evset_pick_rotates_evenly),
@@ -838,6 +895,8 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_avoid_over_skip),
 	KUNIT_CASE(mrc_evset_marks_weigh_down),
 	KUNIT_CASE(mrc_evset_marks_move_load),
+	KUNIT_CASE(mrc_evset_slow_by_delay),
+	KUNIT_CASE(mrc_evset_slow_weighs_down),
 	{}
 };
 

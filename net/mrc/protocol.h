@@ -187,6 +187,11 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @ack_lost: the peer's ACKs found missing, to report in our DATA
  *            (oldest first; @ack_lost_n of them)
  * @ack_lost_n: entries in @ack_lost
+ * @rto_port: the EV (port) of the oldest transmission at the last RTO
+ *            that blamed it a first time, 0 if none: the next ACK tells
+ *            whether that packet or its ACK was lost (mrc_rto_judge())
+ * @rto_ack_seq: the peer's newest ACK sequence number at that RTO
+ * @rto_psn: that transmission's PSN
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
@@ -286,6 +291,9 @@ struct mrc_sock {
 	u16			peer_ack_seq;
 	u16			ack_prev_port;
 	u8			ack_lost_n;
+	u16			rto_port;
+	u16			rto_ack_seq;
+	u32			rto_psn;
 	struct mrc_ack_rx	rack;
 	struct mrc_ack_lost	ack_lost[MRC_ACK_LOST_Q];
 	struct hrtimer		timer;

@@ -32,6 +32,7 @@ static const char *const path_cause_words[] = {
 	[MRC_PATH_CAUSE_ALLOWED]	= "allowed",
 	[MRC_PATH_CAUSE_RECYCLED]	= "recycled",
 	[MRC_PATH_CAUSE_ACK]		= "ack",
+	[MRC_PATH_CAUSE_DELAY]		= "delay",
 };
 
 /* The errors a connection can fail with, by name. */

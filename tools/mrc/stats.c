@@ -79,6 +79,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EV_BAD_ACK]	= "ev_bad_ack",
 	[MRC_A_STATS_ACK_LOST]		= "ack_lost",
 	[MRC_A_STATS_LOST_DROP]		= "lost_drop",
+	[MRC_A_STATS_EV_SKIP_DELAY]	= "ev_skip_delay",
 };
 
 static void stats_usage(FILE *f)

@@ -174,6 +174,9 @@ enum mrc_path_cause {
 	MRC_PATH_CAUSE_ACK,	/* BAD: the peer reported an ACK sent on
 				 * it lost (its reverse path loses)
 				 */
+	MRC_PATH_CAUSE_DELAY,	/* SKIP: its packets' RTT is twice the
+				 * connection's (its path queues)
+				 */
 };
 
 enum mrc_cmd {
@@ -305,6 +308,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_BAD_ACK,		/* EV went BAD: the peer found an ACK sent on it lost */
 	MRC_A_STATS_ACK_LOST,		/* the peer's ACKs found missing here, reported to it */
 	MRC_A_STATS_LOST_DROP,		/* lost: the receiver dropped it (memory, buffer) */
+	MRC_A_STATS_EV_SKIP_DELAY,	/* EV went SKIP: its RTT twice the connection's */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
