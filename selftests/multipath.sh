@@ -519,11 +519,18 @@ failure() {
 	stat_deltas "$r1" "$(stats "$MRC_FH2")"
 	local dups=${D[dup_data]}
 	stat_deltas "$s1" "$s3"
-	echo "# [${SECONDS}s] $name: ev_good_probe ${D[ev_good_probe]} ev_probe ${D[ev_probe]} ev_recycled ${D[ev_recycled]}; receiver dup_data $dups (data that arrived but was judged lost)"
+	echo "# [${SECONDS}s] $name: ev_good_probe ${D[ev_good_probe]} ev_probe ${D[ev_probe]} ev_sweep ${D[ev_sweep]} ev_recycled ${D[ev_recycled]}; receiver dup_data $dups (data that arrived but was judged lost)"
 	if [ "$kind" != near ]; then
 		mrc_check "$name repaired: no EV BAD any more" test "$recovered" = 1
 		mrc_check "$name repaired: probes brought EVs back" \
 			test $((D[ev_good_probe])) -gt 0
+		# a whole spine failed and came back: the first answer had
+		# the other BAD EVs probed at once
+		case $kind in
+		far|blackhole|gray)
+			mrc_check "$name repaired: an answered probe had the other BAD EVs probed (ev_sweep)" \
+				test $((D[ev_sweep])) -gt 0 ;;
+		esac
 	fi
 	if { [ "$kind" = far ] || [ "$kind" = gray ]; } && evmap1; then
 		before_up=$(mrc_fabric_uplinks_tx 1)

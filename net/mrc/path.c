@@ -99,6 +99,40 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		msk->probe_ns = ev->probe_ns;
 }
 
+/* A probe was answered: often a repair, and what failed together comes
+ * back together.  Every other BAD EV is probed now, not when its backed
+ * off turn comes, so the connection is back on a repaired path within
+ * about a round trip of its first answer; at most once per backoff cap
+ * (interval * 2^MRC_EV_PROBE_BACKOFF), so that EVs coming back one by one
+ * elsewhere do not make a dead path's EVs probed more than twice as often
+ * as their backoff allows.
+ */
+static void mrc_ev_sweep(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_evset *set = &msk->evset;
+	u64 now = mrc_now_ns();
+	u64 cap = mrc_probe_interval_ns(sk) << MRC_EV_PROBE_BACKOFF;
+	bool any = false;
+	u16 e;
+
+	if (msk->sweep_ns && now < msk->sweep_ns + cap)
+		return;
+	for (e = 0; e < set->nr_evs; e++) {
+		struct mrc_ev *ev = &set->evs[e];
+
+		if (ev->state == MRC_EV_BAD && ev->probe_ns > now) {
+			ev->probe_ns = now;
+			any = true;
+		}
+	}
+	if (!any)
+		return;
+	msk->sweep_ns = now;
+	msk->probe_ns = now;
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SWEEP);
+}
+
 /**
  * mrc_ev_revive() - a BAD or DENIED EV returns to service
  * @sk: the connection, locked
@@ -117,6 +151,8 @@ void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why)
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_ALLOWED ?
 		       MRC_PATH_CAUSE_ALLOWED : MRC_PATH_CAUSE_PROBE);
+	if (why == MRC_MIB_EV_GOOD_PROBE)
+		mrc_ev_sweep(sk);
 }
 
 /**

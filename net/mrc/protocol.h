@@ -204,6 +204,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @evset: entropy values of this connection and their states
  * @ev_policy: enum mrc_ev_policy
  * @probe_ns: when the next probe of a BAD EV is due, 0 if none is BAD
+ * @sweep_ns: when an answered probe last had every BAD EV probed at once
+ *            (mrc_ev_sweep())
  * @rcv_nxt: next PSN expected in order
  * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
  * @rcv_ofo_bytes: payload held in @rcv_ofo
@@ -307,6 +309,7 @@ struct mrc_sock {
 	struct mrc_evset	evset;
 	u8			ev_policy;
 	u64			probe_ns;
+	u64			sweep_ns;
 
 	u32			rcv_nxt;
 	struct sk_buff		**rcv_ofo;

@@ -309,6 +309,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_ACK_LOST,		/* the peer's ACKs found missing here, reported to it */
 	MRC_A_STATS_LOST_DROP,		/* lost: the receiver dropped it (memory, buffer) */
 	MRC_A_STATS_EV_SKIP_DELAY,	/* EV went SKIP: its RTT twice the connection's */
+	MRC_A_STATS_EV_SWEEP,		/* an answered probe had every BAD EV probed at once */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
