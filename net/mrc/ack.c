@@ -348,10 +348,7 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_echo *e,
 	ev = &msk->evset.evs[evi];
 	if (flags & MRC_F_CE) {
 		ev->ce++;
-		if (mrc_evset_mark(&msk->evset, evi)) {
-			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_CE);
-			mrc_ev_changed(sk, evi, MRC_EV_GOOD, MRC_PATH_CAUSE_CE);
-		}
+		mrc_ev_mark(sk, evi, MRC_MIB_EV_SKIP_CE);
 	}
 	if ((flags & MRC_F_PROBE) && ev->state == MRC_EV_BAD &&
 	    (s32)(e->tsval - (u32)div_u64(ev->bad_ns, NSEC_PER_USEC)) > 0)
@@ -368,15 +365,10 @@ static void mrc_ev_delay(struct sock *sk, u16 evi, u32 rtt_us, bool ce)
 	struct mrc_ev *ev = &msk->evset.evs[evi];
 
 	mrc_ev_rtt_sample(ev, rtt_us);
-	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us)) {
-		if (mrc_evset_mark(&msk->evset, evi)) {
-			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_EV_SKIP_DELAY);
-			mrc_ev_changed(sk, evi, MRC_EV_GOOD,
-				       MRC_PATH_CAUSE_DELAY);
-		}
-	} else if (!ce) {
+	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us))
+		mrc_ev_mark(sk, evi, MRC_MIB_EV_SKIP_DELAY);
+	else if (!ce)
 		mrc_evset_unmarked(&msk->evset, evi);
-	}
 }
 
 /* The receiver dropped the echoed transmission of @skb (no memory, its

@@ -99,6 +99,23 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		msk->probe_ns = ev->probe_ns;
 }
 
+/**
+ * mrc_ev_mark() - a packet sent on an EV shows that its path queues
+ * @sk: the connection, locked
+ * @evi: the slot
+ * @why: MRC_MIB_EV_SKIP_CE (a CE mark) or MRC_MIB_EV_SKIP_DELAY (slow)
+ *
+ * The EV is weighed down (mrc_evset_mark()); a GOOD one goes SKIP.
+ */
+void mrc_ev_mark(struct sock *sk, u16 evi, enum mrc_mib_field why)
+{
+	if (!mrc_evset_mark(&mrc_sk(sk)->evset, evi))
+		return;
+	MRC_INC_STATS(mrc_sk_pernet(sk), why);
+	mrc_ev_changed(sk, evi, MRC_EV_GOOD, why == MRC_MIB_EV_SKIP_CE ?
+		       MRC_PATH_CAUSE_CE : MRC_PATH_CAUSE_DELAY);
+}
+
 /* A probe was answered: often a repair, and what failed together comes
  * back together.  Every other BAD EV is probed now, not when its backed
  * off turn comes, so the connection is back on a repaired path within
