@@ -9,7 +9,7 @@
 #     tenth of the rate): its share falls below 1/N, the goodput exceeds
 #     what an even spray allows, it marks rather than drops; the same
 #     slow spine with a drop-tail queue and no ECN: its delay weighs its
-#     EVs down (ev_skip_delay), its share falls below half of 1/N, the
+#     EVs down (ev_skip_delay), its share falls below 3/4 of 1/N, the
 #     goodput exceeds an even spray's;
 #  2. one connection into a bottleneck that marks (red on the receiver's
 #     link), for each algorithm (nscc, dctcp): goodput stays high, the
@@ -361,8 +361,14 @@ part_1() {
 }
 
 # slow_unmarked NAME KBIT: after bulk_goodput with spine 1 slowed to KBIT
-# without marking: delay weighed its EVs down, it carried under half of
-# 1/N, the goodput beat an even spray's.
+# without marking: delay weighed its EVs down, it carried under 3/4 of
+# 1/N, the goodput beat an even spray's.  The spine is busy throughout, so
+# its share is its rate over the goodput: sprayed evenly it is 1/N (the
+# connection held to N times the spine's rate, 25 % and 3.9 Mbit/s before
+# delay weighing), and with the spine keeping up with the others it would
+# be its rate over the receiver's link (11 %, at 9.4 Mbit/s).  Runs end
+# between 10.5 and 15 %, that is 6.5 to 8.5 Mbit/s: a bound at half of
+# 1/N (12.5 %) sat inside that spread.
 slow_unmarked() {
 	local name=$1 slow=$2 s d total=0 sk
 	for s in $(seq "$NSPINES"); do
@@ -370,13 +376,13 @@ slow_unmarked() {
 		total=$((total + d[s]))
 	done
 	sk=$(delta "$st0" "$st1" ev_skip_delay)
-	echo "# $name: packets per spine ${d[*]:1}; ev_skip_delay $sk ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_bad_loss $(delta "$st0" "$st1" ev_bad_loss) retrans $(delta "$st0" "$st1" retrans) (spurious $(delta "$st0" "$st1" spurious_retrans), lost by time $(delta "$st0" "$st1" lost_time)); ev_good_late $(delta "$st0" "$st1" ev_good_late) cc_undo $(delta "$st0" "$st1" cc_undo); goodput $mbps Mbit/s"
+	echo "# $name: packets per spine ${d[*]:1}; ev_skip_delay $sk ev_skip_ce $(delta "$st0" "$st1" ev_skip_ce) ev_bad_loss $(delta "$st0" "$st1" ev_bad_loss) retrans $(delta "$st0" "$st1" retrans) (spurious $(delta "$st0" "$st1" spurious_retrans), lost by time $(delta "$st0" "$st1" lost_time)); ev_good_late $(delta "$st0" "$st1" ev_good_late) cc_undo $(delta "$st0" "$st1" cc_undo) rto $(delta "$st0" "$st1" rto); goodput $mbps Mbit/s"
 	mrc_check "$name: delay weighed its EVs down (ev_skip_delay)" \
 		test "${sk:-0}" -gt 0
-	if [ "$total" -gt 0 ] && [ $((d[1] * NSPINES * 2)) -lt "$total" ]; then
-		mrc_ok "$name: its share fell below half of 1/N"
+	if [ "$total" -gt 0 ] && [ $((d[1] * NSPINES * 4)) -lt $((total * 3)) ]; then
+		mrc_ok "$name: its share fell below 3/4 of 1/N"
 	else
-		mrc_fail "$name: its share fell below half of 1/N" \
+		mrc_fail "$name: its share fell below 3/4 of 1/N" \
 			"spine 1 sent ${d[1]} of $total"
 	fi
 	if ge "$mbps" "$(echo "$slow $NSPINES" | awk '{ print $1 * $2 * 1.1 / 1000 }')"; then
