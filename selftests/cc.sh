@@ -5,9 +5,10 @@
 #  1. a spine that marks 80 % of what it carries (netem ecn): its share
 #     of the connection's packets falls below half of 1/N, the other
 #     spines carry the rest, the goodput stays at least 3/4 of the same
-#     connection's without marks; a slow spine whose queue marks (red, a
-#     tenth of the rate): its share falls below 1/N, the goodput exceeds
-#     what an even spray allows, it marks rather than drops; the same
+#     connection's without marks, with policy spray and with reps; a
+#     slow spine whose queue marks (red, a tenth of the rate): its share
+#     falls below 1/N, the goodput exceeds what an even spray allows, it
+#     marks rather than drops; the same
 #     slow spine with a drop-tail queue and no ECN: its delay weighs its
 #     EVs down (ev_skip_delay), its share falls below 3/4 of 1/N, the
 #     goodput exceeds an even spray's;
@@ -231,9 +232,10 @@ bulk_goodput() {
 # ge A B: A >= B (decimals).
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
-# marking_spine NAME SHARE10: after bulk_goodput with spine 1 marking
-# (leaf 1's link to it): it marked, it carried under SHARE10/10 of an
-# even share (1/N) of the packets, the other spines shared the rest.
+# marking_spine NAME SHARE10 [NOSPREAD]: after bulk_goodput with spine 1
+# marking (leaf 1's link to it): it marked, it carried under SHARE10/10 of
+# an even share (1/N) of the packets, the other spines shared the rest
+# (unless NOSPREAD).
 marking_spine() {
 	local name=$1 share=$2 s d total=0 others=0 ce
 	for s in $(seq "$NSPINES"); do
@@ -257,7 +259,10 @@ marking_spine() {
 			"spine 1 sent ${d[1]} of $total"
 	fi
 	# the others carry the rest (in proportion to the EVs the leaf
-	# hashes onto each, which is not exactly even)
+	# hashes onto each, which is not exactly even); not asked of reps
+	# (NOSPREAD): each clean echo earns its EV the next packet, so with
+	# a window of a few packets it keeps to a few EVs
+	[ -z "${3:-}" ] || return 0
 	for s in $(seq 2 "$NSPINES"); do
 		if [ $((d[s] * (NSPINES - 1) * 10)) -lt $((others * 6)) ]; then
 			mrc_fail "$name: spine $s carries its part" \
@@ -304,6 +309,23 @@ part_1() {
 		mrc_ok "marking spine: goodput at least 3/4 of the unmarked one"
 	else
 		mrc_fail "marking spine: goodput at least 3/4 of the unmarked one" \
+			"$mbps against $base Mbit/s"
+	fi
+	# the same with policy reps: marked EVs earn no packets, so the
+	# spine loses its share as fast or faster
+	mrc -n "$MRC_FH1" config set ev_policy reps
+	bulk_goodput "marking spine, reps"
+	mrc -n "$MRC_FH1" config set ev_policy spray
+	marking_spine "marking spine, reps" 5 nospread
+	local ru
+	ru=$(delta "$st0" "$st1" ev_reused)
+	echo "# marking spine, reps: ev_reused $ru"
+	mrc_check "marking spine, reps: EVs that came back clean were reused (ev_reused)" \
+		test "${ru:-0}" -gt 0
+	if ge "$mbps" "$(echo "$base" | awk '{ print $1 * 0.75 }')"; then
+		mrc_ok "marking spine, reps: goodput at least 3/4 of the unmarked one"
+	else
+		mrc_fail "marking spine, reps: goodput at least 3/4 of the unmarked one" \
 			"$mbps against $base Mbit/s"
 	fi
 	plain_link "$MRC_LEAF1" l1-s1

@@ -278,7 +278,7 @@ info_vs_dump() {	# info_vs_dump NAME INFO-JSON SIDE NS
 	local name=$1 info=$2 side=$3 ns=$4
 	conn_json "$ns" "$tmp/dump.json"
 	jq -c --slurpfile d "$tmp/dump.json" --arg side "$side" '
-		def pol: if . == 0 then "spray" elif . == 1 then "single" else . end;
+		def pol: if . == 0 then "spray" elif . == 1 then "single" elif . == 2 then "reps" else . end;
 		[.[] | select(.side == $side) | . as $i |
 		 ($d[0] | map(select(.local_cid == $i.local_cid))) as $m |
 		 if ($m | length) != 1 then {cid: $i.local_cid, dump_entries: ($m | length)}
@@ -382,6 +382,27 @@ events_check() {
 		map({(.[0].event + ":" + (.[0].what // .[0].cause // "?")): length}) | add' "$file.all")"
 }
 
+# policy_conn POLICY VALUE EVS GOOD PORT: with ev_policy POLICY on h1, a
+# connection to h2's PORT shows it in conn show (with EVS EVs, GOOD of
+# them and the spares GOOD) and in MRC_INFO (as VALUE).
+policy_conn() {
+	local pol=$1 val=$2 evs=$3 good=$4 port=$5
+	mrc_check "h1: ev_policy $pol" mrc -n "$H1" config set ev_policy "$pol"
+	if conns_start "p$port" -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" "$port"; then
+		conns_info "p$port" "$tmp/p$port.json"
+		conn_json "$H1" "$tmp/h1.json"
+		jcheck "ev_policy $pol: conn show policy $pol, evs $evs, $good GOOD" \
+			"[.[] | select(.dport == $port) | [.policy, .evs, .ev_good]] == [[\"$pol\", $evs, $good]]" \
+			"$tmp/h1.json"
+		jcheck "ev_policy $pol: MRC_INFO ev_policy $val, evs $evs" \
+			"[.[] | select(.side == \"client\") | [.ev_policy, .evs]] == [[$val, $evs]]" \
+			"$tmp/p$port.json"
+		conns_stop "p$port"
+	else
+		mrc_fail "a connection with ev_policy $pol"
+	fi
+}
+
 # 1. settings round-trip and act
 part_1() {
 	settings=(
@@ -394,7 +415,7 @@ part_1() {
 		ev_port_min 50000
 		ev_port_max 50999
 		ev_spares 4
-		ev_policy single
+		ev_policy reps
 		ev_policy spray
 		probe_interval_ms 250
 	)
@@ -478,20 +499,8 @@ part_1() {
 		mrc_fail "2 connections h1 -> h2 (mrc_conns)"
 	fi
 
-	mrc_check "h1: ev_policy single" mrc -n "$H1" config set ev_policy single
-	if conns_start s2 -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" 9002; then
-		conns_info s2 "$tmp/s2.json"
-		conn_json "$H1" "$tmp/h1.json"
-		jcheck "ev_policy single: conn show policy single, evs 1, one EV" \
-			'[.[] | select(.dport == 9002) | [.policy, .evs, .ev_good]] == [["single", 1, 1]]' \
-			"$tmp/h1.json"
-		jcheck "ev_policy single: MRC_INFO ev_policy 1, evs 1" \
-			'[.[] | select(.side == "client") | [.ev_policy, .evs]] == [[1, 1]]' \
-			"$tmp/s2.json"
-		conns_stop s2
-	else
-		mrc_fail "a connection with ev_policy single"
-	fi
+	policy_conn single 1 1 1 9002
+	policy_conn reps 2 16 20 9004
 	if mrc -n "$H1" -j config show | jq -e 'has("cc")' >/dev/null; then
 		mrc_check "h1: cc reno" mrc -n "$H1" config set cc reno
 		if conns_start s2b -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" 9003; then
@@ -750,7 +759,7 @@ part_7() {
 			accepted_ev_count=EISCONN
 			listener_ev_count=EINVAL listener_ev_policy=EINVAL
 			fresh_ev_count_limit_plus_1=EINVAL
-			fresh_ev_count_minus_1=EINVAL fresh_ev_policy_2=EINVAL
+			fresh_ev_count_minus_1=EINVAL fresh_ev_policy_3=EINVAL
 			fresh_ev_policy_minus_2=EINVAL fresh_ev_count_short=EINVAL
 			fresh_ev_count_set=ok fresh_ev_policy_set=ok
 			fresh_ev_count_get=3 fresh_ev_policy_get=1

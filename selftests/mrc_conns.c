@@ -9,7 +9,7 @@
  * Listens on PORT in SERVER_NS (on every address), then opens N
  * connections (default 1) from CLIENT_NS to SERVER_ADDR:PORT and accepts
  * each.  A namespace given as "-" is the current one.  -e and -P set
- * MRC_EV_COUNT and MRC_EV_POLICY (0 spray, 1 single) on each client socket
+ * MRC_EV_COUNT and MRC_EV_POLICY (0 spray, 1 single, 2 reps) on each client socket
  * before connect(); the listener keeps the namespace's settings.  -T stops
  * opening connections after SECONDS (the ones opened are kept).  -B keeps
  * the listener busy while the connections are opened: a thread calls
@@ -362,8 +362,8 @@ static void cmd_setopt(void)
 	       err_name(set_int(fd, MRC_EV_COUNT, MRC_EV_COUNT_LIMIT + 1)));
 	printf("fresh_ev_count_minus_1=%s\n",
 	       err_name(set_int(fd, MRC_EV_COUNT, -1)));
-	printf("fresh_ev_policy_2=%s\n",
-	       err_name(set_int(fd, MRC_EV_POLICY, 2)));
+	printf("fresh_ev_policy_3=%s\n",
+	       err_name(set_int(fd, MRC_EV_POLICY, 3)));
 	printf("fresh_ev_policy_minus_2=%s\n",
 	       err_name(set_int(fd, MRC_EV_POLICY, -2)));
 	printf("fresh_ev_count_short=%s\n",

@@ -18,6 +18,9 @@
 #  - recovery: probes bring the EVs back (the time it took is printed),
 #    traffic spreads over every spine again, both ways after the gray
 #    failure;
+#  - the gray failure with ev_policy reps at both ends: messages intact,
+#    only EVs through it BAD, the sender's data leaves the dead spine,
+#    the repair brings every EV back;
 #  - every path dead: ETIMEDOUT within conn_timeout_ms, nothing left over.
 # Which spine an EV takes is asked of the leaf (mrc_fabric_spines_of),
 # never assumed.
@@ -552,6 +555,68 @@ failure() {
 	echo "# [${SECONDS}s] $name: done"
 }
 
+# reps_failure FAM KIND: policy reps at both ends, a transfer of larger
+# messages (several packets in flight, so the EVs that came back clean
+# are reused and the rotation explored); KIND strikes: every message
+# arrives once and intact, only EVs through the failure go BAD, within
+# seconds the sender's data leaves the dead spine (besides its probes at
+# most 5 % of its packets go there), and after the repair the probes
+# bring every EV back.
+reps_failure() {
+	local fam=$1 kind=$2 name="IPv$1 $2, policy reps" h s1 s2 g1 h1 t1a t1b
+	local rest recovered=1
+	for h in "$MRC_FH1" "$MRC_FH2"; do
+		mrc -n "$h" config set ev_policy reps
+	done
+	spine_at=()
+	s1=$(stats "$MRC_FH1")
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" \
+		-n 0 -T 90 -i 4000 -m 4K -M 16K
+	if ! wait_cids "$fam" || ! evmap1; then
+		mrc_fail "$name: connection and its EVs listed" "cid '$cid1'/'$cid2'"
+	else
+		mrc_expect_eq "$name: the connection uses policy reps" reps \
+			"$(mrc -n "$MRC_FH1" -j conn show | jq -r --argjson c "$cid1" \
+			   'map(select(.local_cid == $c)) | .[0].policy')"
+		sleep 1
+		fail_on "$kind"
+		bad_watch 3 8 "spine == $SPINE" ""
+		mrc_check "$name: only EVs through the failure went BAD" \
+			test -z "$bad_wrong"
+		[ -z "$bad_wrong" ] || echo "# BAD elsewhere: $bad_wrong"
+		s2=$(stats "$MRC_FH1")
+		g1=$(mrc_fabric_uplink_tx 1 "$SPINE")
+		t1a=$(($(mrc_fabric_uplinks_tx 1 | tr ' ' '+')))
+		sleep 2
+		h1=$(mrc_fabric_uplink_tx 1 "$SPINE")
+		t1b=$(($(mrc_fabric_uplinks_tx 1 | tr ' ' '+')))
+		stat_deltas "$s2" "$(stats "$MRC_FH1")"
+		rest=$((h1 - g1 - D[ev_probe]))
+		echo "# $name: sender EVs: $(ev_summary); into spine $SPINE in 2 s: $((h1 - g1)) of $((t1b - t1a)) packets, of which probes ${D[ev_probe]}"
+		if [ $((rest * 20)) -le $((t1b - t1a)) ] && [ "$((t1b - t1a))" -gt 0 ]; then
+			mrc_ok "$name: besides its probes, the sender sends at most 5 % of its packets into the dead spine"
+		else
+			mrc_fail "$name: besides its probes, the sender sends at most 5 % of its packets into the dead spine" \
+				"$rest of $((t1b - t1a))"
+		fi
+		restore "$kind"
+		spine_at=()
+		wait_no_bad 12 || recovered=0
+		[ -z "$nobad_ms" ] ||
+			echo "# $name: no EV BAD at either end ${nobad_ms} ms after the repair"
+		mrc_check "$name repaired: no EV BAD any more" test "$recovered" = 1
+		stat_deltas "$s1" "$(stats "$MRC_FH1")"
+		echo "# $name: ev_bad_loss ${D[ev_bad_loss]} ev_bad_rto ${D[ev_bad_rto]} retrans ${D[retrans]} ev_good_probe ${D[ev_good_probe]} ev_reused ${D[ev_reused]}"
+		mrc_check "$name: EVs that came back clean were reused (ev_reused)" \
+			test "$((D[ev_reused]))" -gt 0
+	fi
+	mrc_transfer_stop
+	mrc_transfer_wait "$name: every message once and intact"
+	for h in "$MRC_FH1" "$MRC_FH2"; do
+		mrc -n "$h" config set ev_policy spray
+	done
+}
+
 # ---------------------------------------------------------------------
 # every path dead
 
@@ -649,6 +714,8 @@ failure 4 gray
 failure 6 gray
 # both sides send: each message comes back (mrc_msg -R)
 failure 4 gray rr
+# the adaptive policy through a failure that kills both directions
+reps_failure 4 gray
 
 # e. every path dead
 all_dead 4

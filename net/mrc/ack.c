@@ -357,7 +357,8 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_echo *e,
 
 /* An RTT sample @rtt_us of a packet sent on EV @evi, which came back CE
  * marked if @ce: a slow EV is weighed down as by a mark (mrc_ev_slow());
- * otherwise the marks that weigh it down wear off, one per unmarked echo.
+ * otherwise the marks that weigh it down wear off, one per unmarked echo,
+ * and under policy reps the EV has earned another packet.
  */
 static void mrc_ev_delay(struct sock *sk, u16 evi, u32 rtt_us, bool ce)
 {
@@ -365,10 +366,13 @@ static void mrc_ev_delay(struct sock *sk, u16 evi, u32 rtt_us, bool ce)
 	struct mrc_ev *ev = &msk->evset.evs[evi];
 
 	mrc_ev_rtt_sample(ev, rtt_us);
-	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us))
+	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us)) {
 		mrc_ev_mark(sk, evi, MRC_MIB_EV_SKIP_DELAY);
-	else if (!ce)
+	} else if (!ce) {
 		mrc_evset_unmarked(&msk->evset, evi);
+		if (msk->ev_policy == MRC_EV_POLICY_REPS)
+			mrc_evset_reps_clean(&msk->evset, evi);
+	}
 }
 
 /* The receiver dropped the echoed transmission of @skb (no memory, its

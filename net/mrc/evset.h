@@ -44,6 +44,11 @@
  */
 #define MRC_EV_SLOW_MIN_US	1000
 
+/* Policy reps: how many EVs whose packets came back clean wait to be
+ * used again (UET's REPS keeps 8).
+ */
+#define MRC_REPS_SLOTS		8
+
 /**
  * struct mrc_ev - one entropy value of a connection and what it carries
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
@@ -105,6 +110,11 @@ struct mrc_ev {
  * @ctl_next: next position for ACKs and probes
  * @fb_next: next slot when no EV is usable
  * @changes: state changes so far
+ * @reps: policy reps: slots whose packets came back clean, oldest at
+ *        @reps_head, to be used again (mrc_evset_pick_reps())
+ * @reps_head: index of the oldest in @reps
+ * @reps_len: how many @reps holds
+ * @reps_frozen: policy reps: until when (ns) it does not explore
  */
 struct mrc_evset {
 	struct mrc_ev	*evs;
@@ -115,6 +125,10 @@ struct mrc_evset {
 	u16		ctl_next;
 	u16		fb_next;
 	u32		changes;
+	u16		reps[MRC_REPS_SLOTS];
+	u8		reps_head;
+	u8		reps_len;
+	u64		reps_frozen;
 };
 
 /**
@@ -148,6 +162,9 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 	set->next = start % nr_pos;
 	set->ctl_next = (start / 2) % nr_pos;
 	set->fb_next = 0;
+	set->reps_head = 0;
+	set->reps_len = 0;
+	set->reps_frozen = 0;
 }
 
 /* Usable for data: GOOD or SKIP (SKIP is passed over for a while). */
@@ -196,6 +213,78 @@ static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 		return e;
 	}
 	return fallback != MRC_EV_NONE ? fallback : avoided;
+}
+
+/**
+ * mrc_evset_reps_clean() - policy reps: a packet came back clean on an EV
+ * @set: the set
+ * @e: the slot: its packet was echoed in time, not marked, not slow
+ *
+ * The EV is used again for one of the next packets: each clean echo earns
+ * its EV one more packet, so load follows the paths that deliver cleanly.
+ * When MRC_REPS_SLOTS are waiting the echo earns nothing.
+ */
+static inline void mrc_evset_reps_clean(struct mrc_evset *set, u16 e)
+{
+	if (set->reps_len >= MRC_REPS_SLOTS)
+		return;
+	set->reps[(set->reps_head + set->reps_len) % MRC_REPS_SLOTS] = e;
+	set->reps_len++;
+}
+
+/**
+ * mrc_evset_reps_freeze() - policy reps: a path failed, stop exploring
+ * @set: the set
+ * @until: until when, ns
+ *
+ * While frozen the EVs that came back clean are used over and over (each
+ * goes back to the end of the queue) instead of once, and the rotation is
+ * explored only when none of them is usable: a failure is no time to try
+ * paths nobody knows.
+ */
+static inline void mrc_evset_reps_freeze(struct mrc_evset *set, u64 until)
+{
+	if (until > set->reps_frozen)
+		set->reps_frozen = until;
+}
+
+/**
+ * mrc_evset_pick_reps() - policy reps: the EV for the next data packet
+ * @set: the set
+ * @avoid: as for mrc_evset_pick()
+ * @skipped: as for mrc_evset_pick()
+ * @now: current time, ns
+ * @reused: set if the slot is one that came back clean (not explored)
+ *
+ * The oldest EV that came back clean, if it still serves a position and is
+ * GOOD (one marked, slow or failed since is dropped); otherwise the next
+ * of the rotation (exploring, as policy spray does).
+ *
+ * Return: the slot, or MRC_EV_NONE when no position has a usable EV.
+ */
+static inline u16 mrc_evset_pick_reps(struct mrc_evset *set, u16 avoid,
+				      u32 *skipped, u64 now, bool *reused)
+{
+	bool frozen = now < set->reps_frozen;
+	u8 n = set->reps_len;
+
+	while (n--) {
+		u16 e = set->reps[set->reps_head];
+
+		set->reps_head = (set->reps_head + 1) % MRC_REPS_SLOTS;
+		set->reps_len--;
+		if (e >= set->nr_evs || set->evs[e].state != MRC_EV_GOOD ||
+		    set->evs[e].serving == MRC_EV_NONE)
+			continue;
+		if (frozen || e == avoid)
+			mrc_evset_reps_clean(set, e);
+		if (e != avoid) {
+			*reused = true;
+			return e;
+		}
+	}
+	*reused = false;
+	return mrc_evset_pick(set, avoid, skipped);
 }
 
 /**
@@ -250,16 +339,25 @@ static inline u16 mrc_evset_pick_ctl(struct mrc_evset *set)
 	return mrc_evset_pick_any(set);
 }
 
-/* A usable spare not serving any position, or MRC_EV_NONE. */
+/* A usable spare not serving any position, or MRC_EV_NONE: one known to
+ * work (it carried data before, and its last echo was not marked) if there
+ * is one, rather than one nobody has heard from.
+ */
 static inline u16 mrc_evset_spare(const struct mrc_evset *set)
 {
-	u16 e;
+	u16 e, first = MRC_EV_NONE;
 
-	for (e = set->nr_pos; e < set->nr_evs; e++)
-		if (mrc_ev_usable(&set->evs[e]) &&
-		    set->evs[e].serving == MRC_EV_NONE)
+	for (e = set->nr_pos; e < set->nr_evs; e++) {
+		const struct mrc_ev *ev = &set->evs[e];
+
+		if (!mrc_ev_usable(ev) || ev->serving != MRC_EV_NONE)
+			continue;
+		if (ev->srtt_us && !ev->ce_level)
 			return e;
-	return MRC_EV_NONE;
+		if (first == MRC_EV_NONE)
+			first = e;
+	}
+	return first;
 }
 
 /* Serve position @p (unserved) with a spare if there is one.
@@ -470,7 +568,12 @@ static inline bool mrc_evset_recyclable(const struct mrc_evset *set, u16 e)
 static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 {
 	struct mrc_ev *ev = &set->evs[e];
+	u8 i;
 
+	/* what came back clean on it was on another path */
+	for (i = 0; i < MRC_REPS_SLOTS; i++)
+		if (set->reps[i] == e)
+			set->reps[i] = MRC_EV_NONE;
 	ev->port = port;
 	ev->state = MRC_EV_GOOD;
 	ev->misses = 0;

@@ -14,7 +14,7 @@
 #define IVL	(100 * NSEC_PER_MSEC)
 
 struct evset_fix {
-	struct mrc_ev evs[NEVS];
+	struct mrc_ev evs[NEVS + 2];	/* room for two more spares */
 	u16 act[NPOS];
 	struct mrc_evset set;
 };
@@ -873,6 +873,110 @@ static void mrc_evset_slow_weighs_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 0);
 }
 
+static u16 pick_reps(struct mrc_evset *set, u16 avoid, u64 now)
+{
+	u32 skipped = 0;
+	bool reused;
+
+	return mrc_evset_pick_reps(set, avoid, &skipped, now, &reused);
+}
+
+/* reps: with nothing clean it explores as spray does; then each clean echo
+ * earns its EV one packet, oldest first.
+ */
+static void mrc_evset_reps_reuses_clean(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
+	unsigned int i;
+
+	for (i = 0; i < NPOS; i++)
+		KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), (u16)i);
+	mrc_evset_reps_clean(set, 2);
+	mrc_evset_reps_clean(set, 2);
+	mrc_evset_reps_clean(set, 1);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 2);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 2);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 1);
+	/* used up: the rotation again, where it left off */
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 0);
+	KUNIT_EXPECT_EQ(test, set->reps_len, 0);
+	/* at most MRC_REPS_SLOTS wait */
+	for (i = 0; i < MRC_REPS_SLOTS + 3; i++)
+		mrc_evset_reps_clean(set, 3);
+	KUNIT_EXPECT_EQ(test, set->reps_len, MRC_REPS_SLOTS);
+}
+
+/* reps: an EV marked or failed since its clean echo is not reused; a
+ * retransmission's avoided EV waits for the next packet.
+ */
+static void mrc_evset_reps_drops_stale(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
+
+	mrc_evset_reps_clean(set, 1);
+	mrc_evset_reps_clean(set, 2);
+	mrc_evset_reps_clean(set, 3);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
+	ev_fail(test, set, 2, true);
+	/* 1 is SKIP, 2 BAD: 3 is next */
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 3);
+	mrc_evset_reps_clean(set, 3);
+	mrc_evset_reps_clean(set, 0);
+	/* 3 avoided: 0 now, 3 kept for the next */
+	KUNIT_EXPECT_EQ(test, pick_reps(set, 3, T0), 0);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0), 3);
+	/* a recycled spare's old echoes were of another path */
+	mrc_evset_reps_clean(set, 4);
+	mrc_evset_recycle(set, 4, PORT0 + 100);
+	KUNIT_EXPECT_NE(test, pick_reps(set, MRC_EV_NONE, T0), 4);
+}
+
+/* reps, frozen after a failure: the clean EVs go round and round and the
+ * rotation (which would reach the others) is not explored; after the
+ * freeze each is used once again.
+ */
+static void mrc_evset_reps_freeze_cycles(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
+	unsigned int i;
+
+	mrc_evset_reps_clean(set, 3);
+	mrc_evset_reps_clean(set, 1);
+	mrc_evset_reps_freeze(set, T0 + 1000);
+	/* an earlier end does not shorten it */
+	mrc_evset_reps_freeze(set, T0 + 10);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0 + 500),
+				(u16)(i % 2 ? 1 : 3));
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0 + 1000), 3);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0 + 1000), 1);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0 + 1000), 0);
+	/* frozen with nothing clean: packets still go, by the rotation */
+	mrc_evset_reps_freeze(set, T0 + 5000);
+	KUNIT_EXPECT_EQ(test, pick_reps(set, MRC_EV_NONE, T0 + 2000), 1);
+}
+
+/* A position given up is taken by a spare known to work (it carried data
+ * unmarked) before one that never carried any, and before one last marked.
+ */
+static void mrc_evset_spare_known_first(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS + 2, 0);
+
+	/* spares 4..7: 5 was marked, 6 worked, 4 and 7 never carried data */
+	set->evs[5].srtt_us = 3000;
+	set->evs[5].ce_level = 2;
+	set->evs[6].srtt_us = 3000;
+	ev_fail(test, set, 1, true);
+	KUNIT_EXPECT_EQ(test, set->act[1], 6);
+	ev_fail(test, set, 2, true);
+	KUNIT_EXPECT_EQ(test, set->act[2], 4);
+}
+
 static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_init_home_serves),
 	KUNIT_CASE(mrc_evset_pick_rotates_evenly),
@@ -897,6 +1001,10 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_marks_move_load),
 	KUNIT_CASE(mrc_evset_slow_by_delay),
 	KUNIT_CASE(mrc_evset_slow_weighs_down),
+	KUNIT_CASE(mrc_evset_spare_known_first),
+	KUNIT_CASE(mrc_evset_reps_reuses_clean),
+	KUNIT_CASE(mrc_evset_reps_drops_stale),
+	KUNIT_CASE(mrc_evset_reps_freeze_cycles),
 	{}
 };
 

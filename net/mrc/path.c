@@ -50,11 +50,21 @@ static u64 mrc_probe_interval_ns(struct sock *sk)
 u16 mrc_ev_pick(struct sock *sk, u16 avoid)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
-	struct mrc_evset *set = &mrc_sk(sk)->evset;
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_evset *set = &msk->evset;
 	u32 skipped = 0;
 	u16 e;
 
-	e = mrc_evset_pick(set, avoid, &skipped);
+	if (msk->ev_policy == MRC_EV_POLICY_REPS) {
+		bool reused;
+
+		e = mrc_evset_pick_reps(set, avoid, &skipped, mrc_now_ns(),
+					&reused);
+		if (reused)
+			MRC_INC_STATS(mn, MRC_MIB_EV_REUSED);
+	} else {
+		e = mrc_evset_pick(set, avoid, &skipped);
+	}
 	if (skipped)
 		MRC_ADD_STATS(mn, MRC_MIB_EV_GOOD_SKIPPED, skipped);
 	if (e == MRC_EV_NONE) {
@@ -81,13 +91,18 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_ev *ev = &msk->evset.evs[evi];
 	struct mrc_skb_cb *cb, *tmp;
+	u64 now = mrc_now_ns();
 	u8 old = ev->state;
 	bool replaced;
 
-	if (!mrc_evset_fail(&msk->evset, evi, mrc_now_ns(),
-			    mrc_probe_interval_ns(sk), &replaced))
+	if (!mrc_evset_fail(&msk->evset, evi, now, mrc_probe_interval_ns(sk),
+			    &replaced))
 		return;
 	MRC_INC_STATS(mn, why);
+	/* reps: no exploring until the failed EVs' probes have had a go */
+	if (msk->ev_policy == MRC_EV_POLICY_REPS)
+		mrc_evset_reps_freeze(&msk->evset,
+				      now + mrc_probe_interval_ns(sk));
 	mrc_ev_changed(sk, evi, old, why == MRC_MIB_EV_BAD_RTO ?
 		       MRC_PATH_CAUSE_RTO : why == MRC_MIB_EV_BAD_ACK ?
 		       MRC_PATH_CAUSE_ACK : MRC_PATH_CAUSE_LOSS);

@@ -1098,7 +1098,7 @@ static int mrc_set_ev_opt(struct sock *sk, int optname, sockptr_t optval,
 		return -EFAULT;
 	if (optname == MRC_EV_COUNT ? val < 0 || val > MRC_EV_COUNT_LIMIT :
 	    val < -1 || val > (optname == MRC_CC ? MRC_CC_RENO :
-			       MRC_EV_POLICY_SINGLE))
+			       MRC_EV_POLICY_REPS))
 		return -EINVAL;
 	lock_sock(sk);
 	if (sk->sk_state == TCP_LISTEN)

@@ -9,9 +9,10 @@
 #include "mrc.h"
 
 /* Names of enum mrc_ev_policy, in settings and in connections. */
-const char *const mrc_ev_policy_words[2] = {
+const char *const mrc_ev_policy_words[3] = {
 	[MRC_EV_POLICY_SPRAY]	= "spray",
 	[MRC_EV_POLICY_SINGLE]	= "single",
+	[MRC_EV_POLICY_REPS]	= "reps",
 };
 
 /* Names of enum mrc_cc_algo, in settings and in connections. */
@@ -52,7 +53,7 @@ static const struct setting {
 	  MRC_EV_SPARES_LIMIT, NULL,
 	  "spare entropy values per new connection" },
 	{ "ev_policy", MRC_A_CONFIG_EV_POLICY, MNL_TYPE_U8,
-	  MRC_EV_POLICY_SPRAY, MRC_EV_POLICY_SINGLE, mrc_ev_policy_words,
+	  MRC_EV_POLICY_SPRAY, MRC_EV_POLICY_REPS, mrc_ev_policy_words,
 	  "how new connections spread packets over their EVs" },
 	{ "probe_interval_ms", MRC_A_CONFIG_PROBE_INTERVAL_MS, MNL_TYPE_U32,
 	  1, 60000, NULL, "probe a BAD entropy value this often" },

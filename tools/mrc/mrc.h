@@ -76,7 +76,7 @@ void mrc_conn_addr(const struct nlattr *a, int family, char *buf,
 		   size_t len);
 void mrc_conn_out_ids(const struct nlattr **tb, int family,
 		      const char *saddr, const char *daddr);
-extern const char *const mrc_ev_policy_words[2];
+extern const char *const mrc_ev_policy_words[3];
 
 /* config.c: names of enum mrc_cc_algo */
 extern const char *const mrc_cc_algo_words[3];

@@ -46,6 +46,9 @@ enum mrc_ev_policy {
 	MRC_EV_POLICY_SINGLE,	/* one EV for the whole connection, like a
 				 * classic ECMP-hashed flow (for comparison)
 				 */
+	MRC_EV_POLICY_REPS,	/* reuse the EVs whose packets came back
+				 * clean, explore the rotation otherwise
+				 */
 };
 
 /* Congestion control algorithms (see Documentation/networking/mrc.rst). */
@@ -310,6 +313,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_LOST_DROP,		/* lost: the receiver dropped it (memory, buffer) */
 	MRC_A_STATS_EV_SKIP_DELAY,	/* EV went SKIP: its RTT twice the connection's */
 	MRC_A_STATS_EV_SWEEP,		/* an answered probe had every BAD EV probed at once */
+	MRC_A_STATS_EV_REUSED,		/* policy reps: data sent on an EV that came back clean */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
