@@ -33,6 +33,16 @@ selftests, which must not depend on the mrc tool's own netlink code.
       "flips N refused M" (M: requests the kernel did not ACK, with the
       first error after a "#").  Exits 0 when every request was taken.
 
+  mrc_nlfuzz.py dumppause
+      Dump the connections (CONN_GET) and read the first part of the
+      answer only (the kernel makes it before any read: about a page);
+      print "paused N" (connections in it), wait for a line on stdin,
+      then read the rest and print one JSON object:
+      {"parts": P, "cids": [local ids in the order listed], "done": true
+      when the dump ended with NLMSG_DONE}.  What the kernel must get
+      right in between is the test's: connections that end or start while
+      the dump is paused must not make it miss or repeat others.
+
   mrc_nlfuzz.py userns
       Run as an unprivileged user: opens a socket in the current network
       namespace, then becomes root of a new user namespace with a new
@@ -796,6 +806,48 @@ def cmd_listen(args):
     return 0
 
 
+# ------------------------------------------------------------- dumppause
+
+def dump_part(g, seq, size):
+    """One recv of a dump: (cids, finished)."""
+    data = g.sock.recv(size)
+    cids, finished, off = [], False, 0
+    while off + 16 <= len(data):
+        nlen, ntype, _, nseq, _ = struct.unpack_from("=IHHII", data, off)
+        if nlen < 16:
+            break
+        body = data[off + 16:off + nlen]
+        off += (nlen + 3) & ~3
+        if nseq != seq:
+            continue
+        if ntype in (NLMSG_DONE, NLMSG_ERROR):
+            finished = True
+        elif ntype == g.family:
+            cids.append(u(parse_attrs(body[4:]).get(A_CONN_LOCAL_CID,
+                                                   b"\0\0\0\0")))
+    return cids, finished
+
+
+def cmd_dumppause(args):
+    g = Genl(timeout=10.0)
+    seq = g.next_seq()
+    g.sock.send(g.build(g.family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP,
+                        seq, MRC_CMD_CONN_GET, b""))
+    # the kernel's parts are at most 32 KiB; a smaller buffer would
+    # truncate them (their size follows the reader's buffer)
+    cids, done = dump_part(g, seq, 1 << 16)
+    parts = 1
+    print("paused %d" % len(cids), flush=True)
+    sys.stdin.readline()
+    while not done:
+        more, done = dump_part(g, seq, 1 << 16)
+        cids += more
+        parts += 1
+    print(json.dumps({"parts": parts, "cids": cids, "done": done}),
+          flush=True)
+    return 0
+
+
 # ---------------------------------------------------------------- userns
 
 def cmd_flip(args):
@@ -896,9 +948,11 @@ def main():
     for a in ("min1", "max1", "min2", "max2"):
         fl.add_argument(a, type=int)
     sub.add_parser("userns")
+    sub.add_parser("dumppause")
     args = p.parse_args()
     return {"bad": cmd_bad, "fuzz": cmd_fuzz, "listen": cmd_listen,
-            "flip": cmd_flip, "userns": cmd_userns}[args.what](args)
+            "flip": cmd_flip, "userns": cmd_userns,
+            "dumppause": cmd_dumppause}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -130,30 +130,41 @@ struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid)
 }
 
 /**
- * mrc_conn_collect() - take references on a batch of connections
+ * mrc_conn_collect() - take references on the next connections by id
  * @mn: the namespace's mrc state
- * @skip: walk positions to pass over first (where an earlier batch ended)
- * @socks: filled with up to @max connections, each with a reference held
- * @pos: filled with the walk position of each
- * @max: room in @socks and @pos
+ * @from: the lowest connection id to collect, 0 at first; set to where
+ *        the next batch starts (the last id seen plus one), or past every
+ *        id (MRC_CONN_COLLECT_END) when none is left
+ * @socks: filled with up to @max connections of ids at least @from, the
+ *         lowest ones in ascending order, each with a reference held
+ * @max: room in @socks, at most MRC_CONN_COLLECT_MAX
  *
  * For dumps and for changes to every connection: the caller may sleep
- * (lock_sock) on what it collected.  Process context.  Connections that
- * come and go meanwhile may be missed or seen twice, as in any dump.
+ * (lock_sock) on what it collected and resume at the next id.  Resuming
+ * by id, not by position in the table, a walk in batches sees every
+ * connection that exists throughout exactly once, whatever comes, goes or
+ * resizes the table in between (a table walk may see one twice after a
+ * resize: the id order drops that).  Each batch walks the whole table:
+ * a dump of n connections costs n * n / @max steps.  Process context.
  *
- * Return: how many were collected; fewer than @max when the walk ended.
+ * Return: how many were collected (connections going away are not).
  */
-int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
-		     struct sock **socks, unsigned long *pos, int max)
+int mrc_conn_collect(struct mrc_net *mn, u64 *from, struct sock **socks,
+		     int max)
 {
+	struct mrc_sock *found[MRC_CONN_COLLECT_MAX];
+	u32 ids[MRC_CONN_COLLECT_MAX];	/* theirs when seen */
 	struct rhashtable_iter iter;
 	struct mrc_sock *msk;
-	unsigned long i = 0;
-	int n = 0;
+	int n = 0, i, k;
 
+	if (WARN_ON_ONCE(max > MRC_CONN_COLLECT_MAX))
+		max = MRC_CONN_COLLECT_MAX;
 	rhashtable_walk_enter(&mn->conns, &iter);
 	rhashtable_walk_start(&iter);
-	while (n < max) {
+	for (;;) {
+		u32 cid;
+
 		msk = rhashtable_walk_next(&iter);
 		if (IS_ERR(msk)) {
 			if (PTR_ERR(msk) == -EAGAIN)	/* resized: go on */
@@ -162,16 +173,32 @@ int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
 		}
 		if (!msk)
 			break;
-		if (i++ < skip)
+		/* one unhashed under us reads 0: below any cursor */
+		cid = READ_ONCE(msk->local_cid);
+		if (!cid || cid < *from || (n == max && cid >= ids[n - 1]))
 			continue;
-		if (!refcount_inc_not_zero(&msk->inet.sk.sk_refcnt))
+		/* insertion in id order; a second sighting is dropped */
+		for (i = n; i > 0 && ids[i - 1] > cid; i--)
+			;
+		if (i > 0 && ids[i - 1] == cid)
 			continue;
-		socks[n] = &msk->inet.sk;
-		pos[n++] = i - 1;
+		if (n < max)
+			n++;
+		for (k = n - 1; k > i; k--) {
+			found[k] = found[k - 1];
+			ids[k] = ids[k - 1];
+		}
+		found[i] = msk;
+		ids[i] = cid;
 	}
+	/* still in the walk's RCU section: the sockets are there */
+	*from = n == max ? (u64)ids[n - 1] + 1 : MRC_CONN_COLLECT_END;
+	for (i = 0, k = 0; i < n; i++)
+		if (refcount_inc_not_zero(&found[i]->inet.sk.sk_refcnt))
+			socks[k++] = &found[i]->inet.sk;
 	rhashtable_walk_stop(&iter);
 	rhashtable_walk_exit(&iter);
-	return n;
+	return k;
 }
 
 static struct hlist_head *mrc_port_bucket(struct mrc_net *mn, u16 port)

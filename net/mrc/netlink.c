@@ -320,7 +320,7 @@ static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Batch of connections a dump or a change works on at a time. */
-#define MRC_NL_BATCH	32
+#define MRC_NL_BATCH	MRC_CONN_COLLECT_MAX
 
 /* A dump's state in cb->ctx.  Who asked is fixed when the dump starts, in
  * the task that sent the request: the later parts of a dump run in
@@ -328,7 +328,9 @@ static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
  * then.
  */
 struct mrc_nl_dump_ctx {
-	unsigned long pos;	/* conns: walk position; paths: next EV slot */
+	u64 pos;		/* conns: next id (mrc_conn_collect()); paths:
+				 * next EV slot
+				 */
 	kuid_t uid;		/* the caller, INVALID_UID if it is unclear */
 	bool admin;		/* CAP_NET_ADMIN over the namespace */
 };
@@ -466,37 +468,46 @@ static bool mrc_nl_conn_match(const struct mrc_nl_dump_ctx *ctx,
 	return !only || (*ids && nla_get_u32(only) == mrc_sk(sk)->local_cid);
 }
 
-/* Dump the connections, resuming at ctx->pos. */
+/* Dump the connections in id order, resuming at id ctx->pos: one that
+ * exists throughout the dump is listed once, whatever ends or starts in
+ * between the parts (mrc_conn_collect()).
+ */
 static int mrc_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct mrc_nl_dump_ctx *ctx = mrc_nl_dump_ctx(cb);
 	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
 	struct nlattr *only = info->attrs[MRC_A_CONN_LOCAL_CID];
-	unsigned long pos[MRC_NL_BATCH];
 	struct sock *socks[MRC_NL_BATCH];
 	int i, n, err = 0;
+	u64 next, done;
 	bool ids;
+	u32 cid;
 
-	do {
-		n = mrc_conn_collect(mn, ctx->pos, socks, pos, MRC_NL_BATCH);
+	while (!err && ctx->pos < MRC_CONN_COLLECT_END) {
+		next = ctx->pos;
+		done = ctx->pos;	/* below it, all are listed */
+		n = mrc_conn_collect(mn, &next, socks, MRC_NL_BATCH);
 		for (i = 0; i < n; i++) {
 			struct sock *sk = socks[i];
 
 			if (!err) {
 				lock_sock(sk);
-				if (mrc_nl_conn_match(ctx, only, sk, &ids))
+				cid = mrc_sk(sk)->local_cid; /* 0: it ended */
+				if (cid && mrc_nl_conn_match(ctx, only, sk, &ids))
 					err = mrc_nl_fill_conn(skb, sk, ids,
 							       NETLINK_CB(cb->skb).portid,
 							       cb->nlh->nlmsg_seq,
 							       NLM_F_MULTI);
+				if (cid && !err)
+					done = (u64)cid + 1;
 				release_sock(sk);
 			}
-			if (!err)
-				ctx->pos = pos[i] + 1;
 			sock_put(sk);
 		}
-	} while (!err && n == MRC_NL_BATCH);
+		/* the skb full: the next part starts after the last listed */
+		ctx->pos = err ? done : next;
+	}
 	return skb->len;
 }
 
@@ -663,7 +674,7 @@ static int mrc_nl_path_set(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_net *mn = mrc_pernet(genl_info_net(info));
 	struct nlattr **attrs = info->attrs;
 	struct in6_addr peer, *peerp = NULL;
-	unsigned long skip = 0, pos[MRC_NL_BATCH];
+	u64 next = 0;
 	struct sock *socks[MRC_NL_BATCH];
 	u16 lo, hi;
 	bool deny;
@@ -733,8 +744,8 @@ static int mrc_nl_path_set(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	/* the connections that exist now */
-	do {
-		n = mrc_conn_collect(mn, skip, socks, pos, MRC_NL_BATCH);
+	while (next < MRC_CONN_COLLECT_END) {
+		n = mrc_conn_collect(mn, &next, socks, MRC_NL_BATCH);
 		for (i = 0; i < n; i++) {
 			struct sock *sk = socks[i];
 
@@ -744,9 +755,8 @@ static int mrc_nl_path_set(struct sk_buff *skb, struct genl_info *info)
 				mrc_nl_apply(sk, mn, lo, hi, deny);
 			release_sock(sk);
 			sock_put(sk);
-			skip = pos[i] + 1;
 		}
-	} while (n == MRC_NL_BATCH);
+	}
 	return 0;
 }
 

@@ -544,8 +544,11 @@ void mrc_conn_table_destroy(struct mrc_net *mn);
 int mrc_conn_hash(struct sock *sk);
 void mrc_conn_unhash(struct sock *sk);
 struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid);
-int mrc_conn_collect(struct mrc_net *mn, unsigned long skip,
-		     struct sock **socks, unsigned long *pos, int max);
+/* mrc_conn_collect(): batches of at most this many; the cursor's end */
+#define MRC_CONN_COLLECT_MAX	32
+#define MRC_CONN_COLLECT_END	BIT_ULL(32)
+int mrc_conn_collect(struct mrc_net *mn, u64 *from, struct sock **socks,
+		     int max);
 int mrc_port_bind(struct sock *sk, u16 port);
 void mrc_port_unbind(struct sock *sk);
 struct sock *mrc_port_lookup_listener(struct mrc_net *mn, u16 port);
