@@ -108,7 +108,8 @@ state_str() {
 			state+="$side.$key=${info[$side.$key]} "
 		done
 	done
-	state=${state% }
+	# b's view of a's window (a's of b's moves when b answers)
+	state+="b.peer_rwnd=${info[b.peer_rwnd]}"
 }
 
 # inj_cmd ARGS...: have the injector send one class; its answer line
@@ -232,6 +233,7 @@ inject "DATA beyond the receive window" out_of_window
 inject "DATA already delivered" dup_data
 inject "ACK of data never sent" ack_unsent
 inject "ACK older than snd_una" ack_old
+inject "ACK older than snd_una with later sequence numbers" ack_old_seq
 inject "CE on ACKs and probes" ce_control
 inject "bad UDP checksum" bad_csum
 inject "reserved field set or port zero" bad_field

@@ -307,6 +307,16 @@ def build(args):
         pls = [ack(cid, peer, una - d, rwnd=args.rwnd)
                for d in (1, 2, 1000, 0x7fffffff)]
         counter = 'ack_old'
+    elif cls == 'ack_old_seq':
+        # older than snd_una, with sequence numbers far ahead of the
+        # peer's and every other one skipped, each naming an EV for the
+        # one before it and a zero window: were they trusted, the gaps
+        # would be reported as the peer's lost ACKs (ack_lost) and its
+        # window would close
+        pls = [ack(cid, peer, una - d, rwnd=0, seq=1000 + 2 * k,
+                   prev_ev=49152 + k, echo=una - d)
+               for k in range(40) for d in (1, 5)]
+        counter = 'ack_old'
     elif cls == 'ce_control':
         # CE on probes (answered) and on a current ACK that changes
         # nothing: counted as data CE never, dropped never

@@ -574,12 +574,20 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_ACK_UNSENT);
 		return;
 	}
-	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
-	mrc_rto_judge(sk, ntohs(a->ack_seq), &echo);
+	/* Overtaken by a later ACK, or forged by one who does not know the
+	 * send window: nothing but the note that it arrived (so that it is
+	 * not reported lost), and not even that from further back than a
+	 * window.  Only an ACK inside the window may move the ACK log, blame
+	 * an EV or change the window (RFC 5961's rule for TCP).
+	 */
 	if (mrc_psn_before(cum, msk->snd_una)) {
+		if (!mrc_psn_before(cum, msk->snd_una - MRC_WIN_PKTS))
+			mrc_ack_rx_late(&msk->rack, ntohs(a->ack_seq));
 		MRC_INC_STATS(mn, MRC_MIB_ACK_OLD);
 		return;
 	}
+	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
+	mrc_rto_judge(sk, ntohs(a->ack_seq), &echo);
 	msk->last_ack_ns = now;
 	/* sprayed ACKs reorder: the window of the newest counts, which is
 	 * the one with the later sequence, or one that acknowledges more

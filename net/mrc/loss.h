@@ -170,6 +170,31 @@ static inline unsigned int mrc_ack_rx_add(struct mrc_ack_rx *rx, u16 seq,
 	return n;
 }
 
+/**
+ * mrc_ack_rx_late() - an ACK that may only say it arrived
+ * @rx: the log
+ * @seq: its sequence number
+ *
+ * An ACK whose cumulative PSN is older than one already processed was
+ * overtaken by a later one (they are sprayed), or forged by someone who
+ * does not know the send window.  Either way it is not trusted with
+ * more than its own arrival, so that the genuine one is not reported
+ * lost: within the MRC_ACK_REORDER behind the newest, not yet judged, it
+ * is marked received; it never moves the log forward and never names a
+ * missing one.
+ */
+static inline void mrc_ack_rx_late(struct mrc_ack_rx *rx, u16 seq)
+{
+	struct mrc_ack_rx_ent *e = &rx->log[seq % MRC_ACK_LOG];
+
+	if (!rx->any || (u16)(rx->hi - seq) >= MRC_ACK_REORDER)
+		return;
+	if (e->seq == seq && e->state == MRC_ACK_RX_REPORTED)
+		return;
+	e->seq = seq;
+	e->state = MRC_ACK_RX_GOT;
+}
+
 /* The reordering allowance grows by a quarter RTT per spurious
  * retransmission seen, up to this many quarters more (RACK's reo_wnd_mult),
  * and shrinks by one per MRC_LOSS_REO_DECAY_RTTS round trips without one.

@@ -305,11 +305,45 @@ static void mrc_ack_rx_judges_missing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got[0].port, 3);
 }
 
+/* An ACK that may only say it arrived (mrc_ack_rx_late(): its PSNs are
+ * older than what was acknowledged): a genuine late one is not reported
+ * lost; one far ahead or behind moves nothing and names nothing.
+ */
+static void mrc_ack_rx_late_only_arrives(struct kunit *test)
+{
+	struct mrc_ack_lost got[64], lost[MRC_ACK_LOG];
+	struct mrc_ack_rx rx = {};
+
+	mrc_ack_rx_late(&rx, 5);
+	KUNIT_EXPECT_FALSE(test, rx.any);
+	KUNIT_EXPECT_EQ(test, mrc_ack_rx_add(&rx, 1, 0, lost), 0U);
+	/* 15 named missing by 16, then arrives late, as an old ACK */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 2, 20, 15, 3, got), 0U);
+	mrc_ack_rx_late(&rx, 15);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 21, 40, 0x8000, 3, got), 0U);
+	/* forged: far ahead, or behind the reordering allowance */
+	mrc_ack_rx_late(&rx, 0x1000);
+	mrc_ack_rx_late(&rx, 40 - MRC_ACK_REORDER);
+	KUNIT_EXPECT_EQ(test, rx.hi, 40);
+	KUNIT_EXPECT_NE(test, rx.log[0x1000 % MRC_ACK_LOG].seq, 0x1000);
+	/* 45 missing, judged; arriving afterwards changes nothing */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 41, 60, 45, 3, got), 1U);
+	KUNIT_EXPECT_EQ(test, got[0].seq, 45);
+	mrc_ack_rx_late(&rx, 45);
+	KUNIT_EXPECT_EQ(test, rx.log[45 % MRC_ACK_LOG].state,
+			MRC_ACK_RX_REPORTED);
+	/* a missing one whose late copy comes within the allowance */
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 61, 70, 66, 3, got), 0U);
+	mrc_ack_rx_late(&rx, 66);
+	KUNIT_EXPECT_EQ(test, ack_run(&rx, 71, 90, 0x8000, 3, got), 0U);
+}
+
 static struct kunit_case mrc_loss_cases[] = {
 	KUNIT_CASE(mrc_sack_reports_held_psns),
 	KUNIT_CASE(mrc_sack_at_wraparound),
 	KUNIT_CASE(mrc_sack_widest),
 	KUNIT_CASE(mrc_ack_rx_judges_missing),
+	KUNIT_CASE(mrc_ack_rx_late_only_arrives),
 	KUNIT_CASE(mrc_loss_ev_only_inside_sack_range),
 	KUNIT_CASE(mrc_loss_time_rule),
 	KUNIT_CASE(mrc_rtt_first_sample_and_smoothing),
