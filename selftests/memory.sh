@@ -18,6 +18,21 @@ proto_col() {
 	awk -v p="$1" -v c="$2" '$1 == p { print $c }' /proc/net/protocols
 }
 
+# ns_socks NS: MRC and MRCv6 sockets in use in namespace NS (the sockets
+# column is per namespace, the memory the whole protocol's)
+# shellcheck disable=SC2016 # an awk program
+ns_socks() {
+	nsenter --net="/run/netns/$1" awk '$1 ~ /^MRC(v6)?$/ { n += $3 }
+		END { print n + 0 }' /proc/net/protocols
+}
+
+# sockets_allocated: what memory pressure weighs, every namespace's mrc
+# sockets (a test build shows it; empty otherwise)
+alloc_param=/sys/module/mrc/parameters/sockets_allocated
+sockets_allocated() {
+	[ -r "$alloc_param" ] && cat "$alloc_param"
+}
+
 mrc_expect_eq "/proc/net/protocols shows MRC's memory" yes \
 	"$([[ "$(proto_col MRC 4)" =~ ^[0-9]+$ ]] && echo yes)"
 mrc_expect_eq "/proc/net/protocols shows MRC's memory pressure" yes \
@@ -49,11 +64,17 @@ limit=$((2048 + 256 * $(nproc) + 32 * 4))
 # timed out), and a reader waiting for the rest of a message must get
 # what is there when the rest cannot come in (rcv_mem_short).
 max=0
+max_socks=0
+socks1=$(ns_socks "$MRC_H1")
+socks2=$(ns_socks "$MRC_H2")
+alloc0=$(sockets_allocated)
 MRC_TRANSFER_TIMEOUT=150 mrc_transfer_start "$MRC_H1" "$MRC_H2" \
 	"$MRC_H2_ADDR4" -c 32 -n 24 -m 65536 -M 65536 -P 8000
 while mrc_transfer_running; do
 	m=$(proto_col MRC 4)
 	[ "${m:-0}" -gt "$max" ] && max=$m
+	m=$(ns_socks "$MRC_H2")
+	[ "$m" -gt "$max_socks" ] && max_socks=$m
 	sleep 0.2
 done
 mrc_transfer_wait "every message arrives while the pool is full"
@@ -70,12 +91,39 @@ else
 	mrc_fail "data beyond the limit was dropped and counted" "drop_mem 0, peak $max"
 fi
 
-# the memory comes back (what remains is at most the per-CPU batches)
+# the listener and its 32 children were counted in their namespace
+if [ "$max_socks" -ge $((socks2 + 33)) ]; then
+	mrc_ok "the receiver's namespace counts its sockets (peak $max_socks)"
+else
+	mrc_fail "the receiver's namespace counts its sockets" \
+		"peak $max_socks, before $socks2, 33 expected more"
+fi
+
+# the sockets go, and the memory comes back (what remains is at most
+# the per-CPU batches)
 for _ in $(seq 300); do
-	[ "$(proto_col MRC 3)" -eq 0 ] && break
+	[ "$(ns_socks "$MRC_H1") $(ns_socks "$MRC_H2")" = "$socks1 $socks2" ] &&
+		break
 	sleep 0.2
 done
-mrc_expect_eq "no MRC socket is left" 0 "$(proto_col MRC 3)"
+mrc_expect_eq "no MRC socket is left in either namespace" \
+	"$socks1 $socks2" "$(ns_socks "$MRC_H1") $(ns_socks "$MRC_H2")"
+if [ -n "$alloc0" ]; then
+	# other tests' sockets may still be going: at most as many as before
+	for _ in $(seq 100); do
+		[ "$(sockets_allocated)" -le "$alloc0" ] && break
+		sleep 0.2
+	done
+	a=$(sockets_allocated)
+	if [ "$a" -le "$alloc0" ]; then
+		mrc_ok "sockets_allocated came back ($a, was $alloc0)"
+	else
+		mrc_fail "sockets_allocated came back" "$a, was $alloc0"
+	fi
+else
+	mrc_skip "sockets_allocated came back" \
+		"the module is not a test build (MRC_FAULT_INJECT=1)"
+fi
 m=$(proto_col MRC 4)
 if [ "$m" -le $((256 * $(nproc))) ]; then
 	mrc_ok "the memory came back ($m pages left in per-CPU batches)"

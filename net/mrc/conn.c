@@ -779,6 +779,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 		return -ENOMEM;
 	/* sk_clone_lock() returns the clone bh-locked; tell sparse */
 	__acquire(&sk->sk_lock.slock);
+	mrc_mem_child_added(sk);
 	child = mrc_sk(sk);
 	mrc_sock_init_fields(sk);
 #if IS_ENABLED(CONFIG_IPV6)
@@ -841,7 +842,6 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 		err = -ENOBUFS;
 		goto err;
 	}
-	mrc_mem_sock_added(sk);
 	/* until then a copy of the CONFIRM could pass the cookie check */
 	child->cookie_end_ns = child->last_ack_ns +
 			       (u64)(MRC_COOKIE_LIFE_US - age_us) *
@@ -857,7 +857,7 @@ static int mrc_listen_new_child(struct sock *lsk, struct sk_buff *skb,
 err:
 	mrc_conn_destroy(sk);
 	__release(&sk->sk_lock.slock);
-	sk_free_unlock_clone(sk);
+	mrc_mem_child_free(sk);
 	return err;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 
 #include "protocol.h"
 
@@ -40,3 +41,19 @@ bool mrc_fault_xmit_clone(void)
 	return every &&
 	       (unsigned int)atomic_inc_return(&mrc_fault_clones) % every == 0;
 }
+
+static int mrc_fault_get_sockets(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", mrc_mem_sockets());
+}
+
+static const struct kernel_param_ops mrc_fault_sockets_ops = {
+	.get = mrc_fault_get_sockets,
+};
+
+/* read-only: what memory pressure weighs, for memory.sh to check that it
+ * comes back when the sockets are gone
+ */
+module_param_cb(sockets_allocated, &mrc_fault_sockets_ops, NULL, 0444);
+MODULE_PARM_DESC(sockets_allocated,
+		 "test builds: mrc sockets in existence, every namespace (read-only)");

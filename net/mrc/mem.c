@@ -142,21 +142,62 @@ void mrc_mem_exit(void)
 	percpu_counter_destroy(&mrc_sockets_allocated);
 }
 
-/* sk_destruct of every mrc socket: the socket leaves the count. */
+/* sk_destruct of every mrc socket: the socket leaves the counts, the
+ * protocol's (sockets_allocated, which memory pressure weighs) and its
+ * namespace's (/proc/net/protocols).
+ */
 static void mrc_sock_destruct(struct sock *sk)
 {
 	percpu_counter_dec(&mrc_sockets_allocated);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 	inet_sock_destruct(sk);
 }
 
 /**
- * mrc_mem_sock_added() - a socket (or a listener's child) is counted
+ * mrc_mem_sock_added() - a socket made by socket() is counted
  * @sk: the new socket
  */
 void mrc_mem_sock_added(struct sock *sk)
 {
 	percpu_counter_inc(&mrc_sockets_allocated);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	sk->sk_destruct = mrc_sock_destruct;
+}
+
+/**
+ * mrc_mem_child_added() - a listener's child is counted
+ * @sk: the child, just made by sk_clone_lock()
+ *
+ * sk_clone_lock() has counted it in sockets_allocated already and copied
+ * the listener's destructor (mrc_sock_destruct()); its namespace's count
+ * is ours to move.
+ */
+void mrc_mem_child_added(struct sock *sk)
+{
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
+}
+
+/**
+ * mrc_mem_child_free() - free a child that never became a connection
+ * @sk: the child, bh-locked, counted by mrc_mem_child_added()
+ *
+ * sk_free_unlock_clone() runs no destructor: the counts are undone here.
+ */
+void mrc_mem_child_free(struct sock *sk)
+{
+	percpu_counter_dec(&mrc_sockets_allocated);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
+	sk_free_unlock_clone(sk);
+}
+
+/**
+ * mrc_mem_sockets() - how many mrc sockets exist, in every namespace
+ *
+ * Return: the protocol's sockets_allocated, summed exactly.
+ */
+s64 mrc_mem_sockets(void)
+{
+	return percpu_counter_sum(&mrc_sockets_allocated);
 }
 
 /**
