@@ -135,6 +135,46 @@ mrc_expect_eq "100 SYNs get 100 SYNACKs" 100 \
 mrc_expect_eq "100 SYNs make no connection" 0 \
 	"$(stat_delta "$MRC_H2" conn_accepted "$acc0")"
 
+# The same CONFIRM after the cookie clock's low 32 bits have wrapped
+# (71.6 minutes) must not pass the cookie check again: the cookie covers
+# all 64 bits.  A test build moves the clock: once the connection is
+# forgotten (8 s after the SYNACK), forward by 2^32 us less the time
+# since the SYNACK, plus a second, so that the 32-bit age is 1 s.  A
+# new handshake on the moved clock still works.
+clock_param=/sys/module/mrc/parameters/cookie_clock_us
+if [ -w "$clock_param" ]; then
+	# the CONFIRM's echo_tsval: bytes 32-35, our clock at the SYNACK
+	t=$((16#$(cut -c65-72 "$tmp/confirm")))
+	us_now() {
+		python3 -c 'import time; print(int(time.monotonic() * 1e6))'
+	}
+	elapsed=$((($(us_now) - t) & 0xffffffff))
+	[ "$elapsed" -lt 8500000 ] &&
+		sleep "$(((8500000 - elapsed) / 1000000 + 1))"
+	elapsed=$((($(us_now) - t) & 0xffffffff))
+	wbad0=$(mrc_stat "$MRC_H2" drop_bad_cookie)
+	wacc0=$(mrc_stat "$MRC_H2" conn_accepted)
+	echo $(((1 << 32) - elapsed + 1000000)) >"$clock_param"
+	as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
+		--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
+	sleep 0.5
+	out=$(as_nobody "$MRC_H1" python3 "$PEER" handshake \
+		--src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" --port 7200 \
+		--reset 2>&1)
+	echo 0 >"$clock_param"
+	mrc_expect_eq "a CONFIRM replayed after the cookie clock wrapped is refused (drop_bad_cookie)" \
+		1 "$(stat_delta "$MRC_H2" drop_bad_cookie "$wbad0")"
+	case "$out" in
+	cid=*) mrc_ok "a new handshake on the moved cookie clock" ;;
+	*) mrc_fail "a new handshake on the moved cookie clock" "$out" ;;
+	esac
+	mrc_expect_eq "only the new handshake made a connection" 1 \
+		"$(stat_delta "$MRC_H2" conn_accepted "$wacc0")"
+else
+	mrc_skip "a CONFIRM replayed after the cookie clock wrapped" \
+		"the module is not a test build (MRC_FAULT_INJECT=1)"
+fi
+
 # 3. An unprivileged local user against a connection between two sockets
 # of this host (both ends on h2's loopback): it can send from the peer's
 # address, so only what it does not know protects the connection.  It is

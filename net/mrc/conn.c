@@ -568,16 +568,28 @@ struct mrc_cookie_in {
 	__be16		dport;
 	__be16		udp_port;
 	__be16		pad;
-	u32		t;
+	u64		t;
 };
+
+/* The cookies' clock: microseconds in 64 bits.  A SYNACK carries the low
+ * 32 and the CONFIRM brings them back; the cookie covers all 64, taken
+ * as the latest time with those low bits, so that a CONFIRM replayed
+ * after the 32-bit clock wrapped (71.6 minutes) has the wrong cookie.
+ * Test builds can move it (mrc_fault_cookie_clock_us()).
+ */
+static u64 mrc_cookie_now_us(void)
+{
+	return div_u64(mrc_now_ns(), NSEC_PER_USEC) +
+	       mrc_fault_cookie_clock_us();
+}
 
 /* The listener's cookie: the connection id (high half, never 0) and our
  * first PSN (low half) of the connection a SYN asks for, at time @t of
- * our microsecond clock.
+ * the cookies' clock (mrc_cookie_now_us()).
  */
 static void mrc_cookie(struct mrc_net *mn, const struct in6_addr *peer,
 		       const struct in6_addr *local,
-		       const struct mrc_syn_hdr *syn, u32 t, u32 *cid, u32 *isn)
+		       const struct mrc_syn_hdr *syn, u64 t, u32 *cid, u32 *isn)
 {
 	struct mrc_cookie_in in = {
 		.peer = *peer, .local = *local, .cid = syn->common.src_cid,
@@ -586,7 +598,7 @@ static void mrc_cookie(struct mrc_net *mn, const struct in6_addr *peer,
 	};
 	u64 c;
 
-	BUILD_BUG_ON(sizeof(in) != 52);
+	BUILD_BUG_ON(sizeof(in) != 56);
 	c = siphash(&in, sizeof(in), &mn->cid_key);
 	*cid = (u32)(c >> 32) ?: 1;
 	*isn = (u32)c;
@@ -640,7 +652,7 @@ static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns)
 		hlist_add_head(&r->node, b);
 		mn->nr_recent++;
 	} else {
-		mn->recent_floor_us = mrc_now_us32();
+		mn->recent_floor_us = mrc_cookie_now_us();
 		mn->recent_floor_end_ns = now + MRC_COOKIE_LIFE_US *
 					  NSEC_PER_USEC;
 	}
@@ -650,7 +662,7 @@ static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns)
 /* Could a CONFIRM with id @cid and cookie time @t be the duplicate of one
  * whose connection has ended?
  */
-static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u32 t)
+static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u64 t)
 {
 	struct hlist_head *b = mrc_recent_bucket(mn, cid);
 	u64 now = mrc_now_ns();
@@ -659,7 +671,7 @@ static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u32 t)
 
 	spin_lock(&mn->recent_lock);
 	if (mn->recent_floor_end_ns > now &&
-	    (s32)(t - mn->recent_floor_us) <= 0)
+	    t <= mn->recent_floor_us)
 		seen = true;
 	mrc_recent_prune(mn, b, now);
 	hlist_for_each_entry(r, b, node)
@@ -740,7 +752,8 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 						 sizeof(struct udphdr));
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
 	struct in6_addr peer, local;
-	u32 t, cid, isn;
+	u32 cid, isn;
+	u64 t;
 
 	mrc_addr_from_skb(skb, &peer, &local);
 	if (!mrc_listen_admits(lsk, &peer, &local)) {
@@ -751,9 +764,9 @@ void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BACKLOG);
 		return;
 	}
-	t = mrc_now_us32();
+	t = mrc_cookie_now_us();
 	mrc_cookie(mn, &peer, &local, syn, t, &cid, &isn);
-	mrc_send_synack(mn, skb, syn, cid, isn, t, mrc_rcv_window(lsk),
+	mrc_send_synack(mn, skb, syn, cid, isn, (u32)t, mrc_rcv_window(lsk),
 			READ_ONCE(lsk->sk_bound_dev_if));
 }
 
@@ -877,7 +890,10 @@ void mrc_listen_rcv_confirm(struct sock *lsk, struct sk_buff *skb)
 	const struct mrc_syn_hdr *syn = (void *)(skb->data +
 						 sizeof(struct udphdr));
 	struct mrc_net *mn = mrc_sk_pernet(lsk);
-	u32 t = ntohl(syn->echo_tsval), age = mrc_now_us32() - t;
+	u64 now = mrc_cookie_now_us();
+	/* the latest time whose low bits the CONFIRM brings back */
+	u32 age = (u32)now - ntohl(syn->echo_tsval);
+	u64 t = now - age;
 	struct in6_addr peer, local;
 	u32 cid, isn;
 	int err;

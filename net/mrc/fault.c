@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrc fault injection for the selftests: module parameters that make
- * transmissions fail.  Built only with MRC_FAULT_INJECT=1 (see Kbuild).
+ * transmissions fail or move the cookie clock, and one that shows what
+ * the tests cannot see otherwise.  Built only with MRC_FAULT_INJECT=1 (see Kbuild).
  *
  * The parameters are global, not per namespace, as debugfs fault
  * attributes are: they exist for one test at a time on a test machine.
@@ -21,7 +22,24 @@ module_param(fail_xmit_clone_next, uint, 0644);
 MODULE_PARM_DESC(fail_xmit_clone_next,
 		 "test builds: the next N copies of data packets to transmit fail (counts down)");
 
+static unsigned long long cookie_clock_us;
+module_param(cookie_clock_us, ullong, 0644);
+MODULE_PARM_DESC(cookie_clock_us,
+		 "test builds: microseconds added to the listeners' cookie clock");
+
 static atomic_t mrc_fault_clones = ATOMIC_INIT(0);
+
+/**
+ * mrc_fault_cookie_clock_us() - how far the cookie clock is moved
+ *
+ * Any context.  A test moves it past a wrap of its low 32 bits.
+ *
+ * Return: microseconds to add.
+ */
+u64 mrc_fault_cookie_clock_us(void)
+{
+	return READ_ONCE(cookie_clock_us);
+}
 
 /**
  * mrc_fault_xmit_clone() - should this copy of a data packet fail?

@@ -434,7 +434,7 @@ struct mrc_net {
 	spinlock_t		recent_lock;	/* see above */
 	struct hlist_head	recent[64];
 	u32			nr_recent;
-	u32			recent_floor_us;
+	u64			recent_floor_us;
 	u64			recent_floor_end_ns;
 	struct ratelimit_state	rst_rs;
 	spinlock_t		deny_lock;	/* see above */
@@ -612,10 +612,16 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 /* fault.c: test builds only (MRC_FAULT_INJECT=1); false otherwise */
 #ifdef MRC_FAULT_INJECT
 bool mrc_fault_xmit_clone(void);
+u64 mrc_fault_cookie_clock_us(void);
 #else
 static inline bool mrc_fault_xmit_clone(void)
 {
 	return false;
+}
+
+static inline u64 mrc_fault_cookie_clock_us(void)
+{
+	return 0;
 }
 #endif
 
