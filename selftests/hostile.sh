@@ -6,7 +6,9 @@
 # who knows a connection's ids and tries to reset, inject into and starve
 # it through a plain UDP socket.  Each part failed on the code before the
 # three-way handshake and the RST check (wire version 1); the last, the
-# order of the windows in reordered ACKs, failed before ack_seq.
+# order of the windows in reordered ACKs, failed before ack_seq; the
+# last, reports of lost ACKs, before they were read from duplicates and
+# repeated.
 
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
@@ -272,6 +274,44 @@ case "$out" in
 esac
 kill "$wpid" 2>/dev/null
 wait "$wpid" 2>/dev/null
+
+# 6. Reports of lost ACKs (reverse-path learning) survive the losses
+# that come with them.  A peer by hand reports an ACK of the listener's
+# lost in a duplicate of its message's packet: the listener must read it
+# (it once dropped duplicates first).  Then a peer by hand receives,
+# skips one ACK sequence number and never acknowledges the packet that
+# carries the report: its retransmission must carry it again (the
+# report was once sent once).
+bad0=$(mrc_stat "$MRC_H2" ev_bad_ack)
+out=$(as_nobody "$MRC_H1" python3 "$PEER" report-dup --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200 2>&1)
+sleep 0.5
+mrc_expect_eq "a report in a duplicate DATA packet is read ($out)" 1 \
+	"$(stat_delta "$MRC_H2" ev_bad_ack "$bad0")"
+
+ip netns exec "$MRC_H2" python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(("0.0.0.0", 7600))
+s.listen(1)
+print("listening", flush=True)
+c, _ = s.accept()
+c.send(b"r" * 90000)
+time.sleep(40)' >"$tmp/rep.out" 2>&1 &
+rpid=$!
+mrc_pids+=("$rpid")
+mrc_wait_listening "$tmp/rep.out"
+out=$(as_nobody "$MRC_H1" python3 "$PEER" report-again \
+	--src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" --port 7600 2>&1)
+case "$out" in
+report=*:2:40000" again=2:40000")
+	mrc_ok "a report goes again with its packet ($out)" ;;
+*)
+	mrc_fail "a report goes again with its packet" \
+		"expected report=PSN:2:40000 again=2:40000, saw '$out'" ;;
+esac
+kill "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
 
 rm -rf "$tmp"
 mrc_done

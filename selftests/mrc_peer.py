@@ -8,6 +8,8 @@
     mrc_peer.py attack --src A --dst B --cid C --peer C2 --avoid PSN...
                        [--count N]
     mrc_peer.py window --src A --dst B --port P
+    mrc_peer.py report-dup --src A --dst B --port P
+    mrc_peer.py report-again --src A --dst B --port P
 
 Needs no privilege: everything goes through an ordinary UDP socket bound
 to A (any local address, the peer's too when both ends of the victim's
@@ -39,6 +41,20 @@ same data with a window of 1 MiB, which must be ignored, then a newer
 one (sequence 11) with that window, which must open it (within 10 s:
 the VM is slow).  Prints
 "stale=N fresh=M": the new data packets that came after each.
+
+report-dup: the sending side of a connection to a listener's port (its
+application need not accept).  After one message, whose ACK comes back
+with sequence S on EV E, the message's packet is sent again, a
+duplicate, reporting ACK S lost on E (reverse-path learning): the
+listener must read the report from the duplicate (ev_bad_ack).  Prints
+"reported=S:E".
+
+report-again: the receiving side of a connection whose application
+sends (as for window).  Its ACKs skip sequence 2 and name EV 40000 for
+it, so the sender judges ACK 2 lost and reports it in a DATA packet;
+that packet is never acknowledged, and when it comes again (after a
+timeout) it must carry the report again.  Prints "report=PSN:S:E
+again=S:E" (0:0 when the repeat carries none).
 
 Exits 1 with a message on stderr when an expected answer does not come.
 """
@@ -190,6 +206,72 @@ def window(args):
     return 0
 
 
+def report_dup(args):
+    s, cid, my_cid, _, confirm = connect(args)
+    isn = struct.unpack_from('!I', confirm, 12)[0]
+    dst = (args.dst, ENCAP_PORT)
+    body = b'\x5a' * 10
+    s.sendto(data(cid, my_cid, isn, 0, len(body), 0, body), dst)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            pkt, addr = s.recvfrom(2048)
+        except socket.timeout:
+            continue
+        if (addr[0] == args.dst and len(pkt) >= HDR_LEN[ACK] and
+                pkt[1] == ACK and
+                struct.unpack_from('!I', pkt, 12)[0] == (isn + 1) & U32):
+            break
+    else:
+        sys.exit('mrc_peer: the message was not acknowledged')
+    seq, ev = struct.unpack_from('!H', pkt, 38)[0], addr[1]
+    s.sendto(data(cid, my_cid, isn, 0, len(body), 0, body, lost_seq=seq,
+                  lost_ev=ev), dst)
+    print('reported=%d:%d' % (seq, ev), flush=True)
+    return 0
+
+
+def report_again(args):
+    s, cid, my_cid, peer_isn, _ = connect(args)
+    dst = (args.dst, ENCAP_PORT)
+    got = set()
+    seq = 0
+    carrier = None
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        try:
+            pkt, addr = s.recvfrom(4096)
+        except socket.timeout:
+            continue
+        if addr[0] != args.dst or len(pkt) < HDR_LEN[DATA] or pkt[1] != DATA:
+            continue
+        psn = struct.unpack_from('!I', pkt, 12)[0]
+        lost = struct.unpack_from('!HH', pkt, 36)
+        if carrier is not None and psn == carrier[0]:
+            print('report=%d:%d:%d again=%d:%d' % (carrier + lost),
+                  flush=True)
+            return 0
+        if carrier is None and lost[1]:
+            # the report: this packet is never acknowledged
+            carrier = (psn,) + lost
+            continue
+        # everything else is, cumulatively or by SACK
+        got.add((psn - peer_isn) & U32)
+        cum = 0
+        while cum in got:
+            cum += 1
+        sack = 0
+        for r in got:
+            if cum < r <= cum + 64:
+                sack |= 1 << (r - cum - 1)
+        seq += 2 if seq == 1 else 1
+        s.sendto(ack(cid, my_cid, peer_isn + cum, sack=sack, seq=seq,
+                     prev_ev=40000 if seq == 3 else 0), dst)
+    if carrier is None:
+        sys.exit('mrc_peer: no report of the ACK never sent (%d ACKs)' % seq)
+    sys.exit('mrc_peer: the packet with the report never came again')
+
+
 def far_psn(avoid):
     while True:
         psn = random.randrange(0, 1 << 32)
@@ -233,13 +315,18 @@ def main():
     a.add_argument('--count', type=int, default=50)
     w = sub.add_parser('window')
     w.add_argument('--port', type=int, required=True)
-    for p in (h, r, f, a, w):
+    rd = sub.add_parser('report-dup')
+    rd.add_argument('--port', type=int, required=True)
+    ra = sub.add_parser('report-again')
+    ra.add_argument('--port', type=int, required=True)
+    for p in (h, r, f, a, w, rd, ra):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
     args = ap.parse_args()
     return {'handshake': handshake, 'replay': replay,
             'forge-confirm': forge_confirm, 'attack': attack,
-            'window': window}[args.cmd](args)
+            'window': window, 'report-dup': report_dup,
+            'report-again': report_again}[args.cmd](args)
 
 
 if __name__ == '__main__':

@@ -11,6 +11,21 @@
 #include "psn.h"
 #include "trace.h"
 
+/* The DATA packet @psn, which carried a report of a lost ACK, was
+ * acknowledged (or is gone): its reports are delivered.
+ */
+static void mrc_ack_report_done(struct mrc_sock *msk, u32 psn)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < msk->ack_lost_n; i++) {
+		if (msk->ack_lost[i].carried && msk->ack_lost[i].psn == psn)
+			continue;
+		msk->ack_lost[n++] = msk->ack_lost[i];
+	}
+	msk->ack_lost_n = n;
+}
+
 /**
  * mrc_rtx_set_state() - move a packet of the retransmission ring to a state
  * @sk: the connection, locked
@@ -42,6 +57,11 @@ void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 		msk->lost_cnt--;
 	}
 	cb->flags = (cb->flags & ~MRC_CB_STATE) | state;
+	/* the peer has it, or it is gone: so is the report it carried */
+	if ((cb->flags & MRC_CB_REPORT) && !(state & ~MRC_CB_SACKED)) {
+		cb->flags &= ~MRC_CB_REPORT;
+		mrc_ack_report_done(msk, cb->psn);
+	}
 	if (state == MRC_CB_IN_FLIGHT) {
 		list_add_tail(&cb->ev_node,
 			      &msk->evset.evs[cb->evi].outstanding);
@@ -498,8 +518,9 @@ static void mrc_ack_lost_queue(struct sock *sk, u16 seq, u16 port)
 		memmove(&msk->ack_lost[0], &msk->ack_lost[1],
 			msk->ack_lost_n * sizeof(msk->ack_lost[0]));
 	}
-	msk->ack_lost[msk->ack_lost_n].seq = seq;
-	msk->ack_lost[msk->ack_lost_n].port = port;
+	msk->ack_lost[msk->ack_lost_n] = (struct mrc_ack_report){
+		.seq = seq, .port = port,
+	};
 	msk->ack_lost_n++;
 }
 

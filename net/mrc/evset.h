@@ -76,7 +76,7 @@
  * @acks_lost: of which the peer reported lost (a reverse path that loses)
  * @ack_from: the first of our ACK sequence numbers that a report of a
  *            lost ACK on it may name: the ACKs before went out before it
- *            last came back to service
+ *            last came back to service, or were reported already
  */
 struct mrc_ev {
 	u16		port;

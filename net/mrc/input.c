@@ -190,6 +190,15 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_STATE);
 		goto drop;
 	}
+	/* The peer missed one of our ACKs: that EV's path towards it loses.
+	 * Read from every packet within a window of rcv_nxt, duplicates too:
+	 * the peer repeats a report until the packet carrying it is
+	 * acknowledged, and the packets whose ACKs were lost come again.
+	 */
+	if (d->ack_lost_ev &&
+	    mrc_psn_in_window(psn, msk->rcv_nxt - MRC_WIN_PKTS,
+			      2 * MRC_WIN_PKTS))
+		mrc_ev_ack_lost(sk, ntohs(d->ack_lost_seq), ntohs(d->ack_lost_ev));
 	if (mrc_psn_before(psn, msk->rcv_nxt)) {
 		/* already delivered: the ACK that says so was lost */
 		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
@@ -200,9 +209,6 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		MRC_INC_STATS(mn, MRC_MIB_DROP_OUT_OF_WINDOW);
 		goto drop;
 	}
-	/* the peer missed one of our ACKs: that EV's path towards it loses */
-	if (d->ack_lost_ev)
-		mrc_ev_ack_lost(sk, ntohs(d->ack_lost_seq), ntohs(d->ack_lost_ev));
 	if (msk->fin_rcvd) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_AFTER_FIN);
 		goto drop;

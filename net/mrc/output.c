@@ -198,20 +198,35 @@ static struct sk_buff *mrc_alloc_ctl(unsigned int len)
 	return skb;
 }
 
-/* Report the oldest of the peer's ACKs found lost (mrc_ack_log()), if
- * any, in a DATA header.
+/* Report one of the peer's ACKs found lost (mrc_ack_log()), if any, in
+ * the DATA header of packet @cb: the one it carried before, if this is a
+ * retransmission of that packet, or else the oldest no packet carries.
+ * A report is repeated until the packet carrying it is acknowledged
+ * (mrc_rtx_set_state()): the packets whose ACKs were lost are often the
+ * ones lost too.
  */
-static void mrc_fill_ack_lost(struct mrc_sock *msk, struct mrc_data_hdr *d)
+static void mrc_fill_ack_lost(struct mrc_sock *msk, struct mrc_skb_cb *cb,
+			      struct mrc_data_hdr *d)
 {
+	struct mrc_ack_report *r = NULL;
+	unsigned int i;
+
 	d->ack_lost_seq = 0;
 	d->ack_lost_ev = 0;
-	if (!msk->ack_lost_n)
+	for (i = 0; i < msk->ack_lost_n && !r; i++)
+		if (msk->ack_lost[i].carried &&
+		    msk->ack_lost[i].psn == cb->psn)
+			r = &msk->ack_lost[i];
+	for (i = 0; i < msk->ack_lost_n && !r; i++)
+		if (!msk->ack_lost[i].carried)
+			r = &msk->ack_lost[i];
+	if (!r)
 		return;
-	d->ack_lost_seq = htons(msk->ack_lost[0].seq);
-	d->ack_lost_ev = htons(msk->ack_lost[0].port);
-	msk->ack_lost_n--;
-	memmove(&msk->ack_lost[0], &msk->ack_lost[1],
-		msk->ack_lost_n * sizeof(msk->ack_lost[0]));
+	r->carried = true;
+	r->psn = cb->psn;
+	cb->flags |= MRC_CB_REPORT;
+	d->ack_lost_seq = htons(r->seq);
+	d->ack_lost_ev = htons(r->port);
 }
 
 /* A copy of a queued packet to transmit.  The data is shared with the
@@ -285,7 +300,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
 	d->ev = htons(port);
 	d->len = htons(cb->len);
-	mrc_fill_ack_lost(msk, d);
+	mrc_fill_ack_lost(msk, cb, d);
 
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);

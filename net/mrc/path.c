@@ -258,7 +258,9 @@ void mrc_ev_probe_due(struct sock *sk, u64 now)
  * "Reverse paths"): the EV's path towards the peer loses, and it goes BAD
  * as for a lost data packet: ACKs, probe answers and data avoid it until
  * a probe on it is answered.  A report of an ACK sent before the EV last
- * came back to service, or of a port no EV has any more, is stale.
+ * came back to service or before the last reported one (a report is
+ * repeated until its carrier is acknowledged), or of a port no EV has
+ * any more, is stale.
  */
 void mrc_ev_ack_lost(struct sock *sk, u16 seq, u16 port)
 {
@@ -276,6 +278,10 @@ void mrc_ev_ack_lost(struct sock *sk, u16 seq, u16 port)
 		ev->ack_from = msk->ack_seq - 0x4000;
 	if ((s16)(seq - ev->ack_from) < 0 || (s16)(msk->ack_seq - seq) < 0)
 		return;
+	/* a report repeated (its first carrier arrived, but not its ACK),
+	 * and those of ACKs that left before, are the same failure
+	 */
+	ev->ack_from = seq + 1;
 	ev->acks_lost++;
 	mrc_ev_fail(sk, evi, MRC_MIB_EV_BAD_ACK, MRC_MIB_LOST_EV);
 }

@@ -96,6 +96,7 @@ struct mrc_skb_cb {
 #define MRC_CB_EOR	0x08	/* last piece of its message */
 #define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
+#define MRC_CB_REPORT	0x40	/* carries a report of a lost ACK */
 #define MRC_CB_STATE	(MRC_CB_SACKED | MRC_CB_LOST | MRC_CB_IN_FLIGHT)
 
 static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
@@ -185,7 +186,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rack: the peer's last ACKs: received, or named as missing by a later
  *        one (its prev_ev), judged lost (mrc_ack_rx_add())
  * @ack_lost: the peer's ACKs found missing, to report in our DATA
- *            (oldest first; @ack_lost_n of them)
+ *            (oldest first; @ack_lost_n of them), each until the DATA
+ *            that carries it is acknowledged
  * @ack_lost_n: entries in @ack_lost
  * @rto_port: the EV (port) of the oldest transmission at the last RTO
  *            that blamed it a first time, 0 if none: the next ACK tells
@@ -228,6 +230,21 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
 
 /* Lost ACKs of the peer waiting to be reported. */
 #define MRC_ACK_LOST_Q	4
+
+/**
+ * struct mrc_ack_report - one of the peer's ACKs found lost, to report
+ * @seq: its sequence number
+ * @port: the EV it was sent on
+ * @psn: the DATA packet that carries the report, if @carried: sent again
+ *       with it, and the report goes when that packet is acknowledged
+ * @carried: sent at least once
+ */
+struct mrc_ack_report {
+	u16	seq;
+	u16	port;
+	u32	psn;
+	bool	carried;
+};
 
 struct mrc_sock {
 	struct inet_sock	inet;
@@ -297,7 +314,7 @@ struct mrc_sock {
 	u16			rto_ack_seq;
 	u32			rto_psn;
 	struct mrc_ack_rx	rack;
-	struct mrc_ack_lost	ack_lost[MRC_ACK_LOST_Q];
+	struct mrc_ack_report	ack_lost[MRC_ACK_LOST_Q];
 	struct hrtimer		timer;
 	unsigned long		deferred;
 	bool			in_timer_cb;
