@@ -177,6 +177,42 @@ else
 		"the module is not a test build (MRC_FAULT_INJECT=1)"
 fi
 
+# Refusals are answered with RSTs at most 1000 a second per namespace:
+# 5000 SYNs for a port nobody listens on, as fast as a plain UDP socket
+# sends them, get at most 1000 a second of sending (and one more
+# second's worth), every other one counted in out_rst_limited.
+rst0=$(mrc_stat "$MRC_H2" out_rst)
+lim0=$(mrc_stat "$MRC_H2" out_rst_limited)
+ref0=$(mrc_stat "$MRC_H2" drop_no_listener)
+out=$(as_nobody "$MRC_H1" python3 -c '
+import socket, sys, time
+sys.path.insert(0, sys.argv[1])
+from mrc_inject import syn
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[2], 0))
+pkts = [syn(0, 0x2000 + i, 7, 7299, s.getsockname()[1], isn=i)
+        for i in range(5000)]
+t = time.monotonic()
+for p in pkts:
+    s.sendto(p, (sys.argv[3], 4797))
+print("sent=5000 seconds=%d" % (time.monotonic() - t + 1))' \
+	"$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
+sleep 0.5
+rsts=$(stat_delta "$MRC_H2" out_rst "$rst0")
+lim=$(stat_delta "$MRC_H2" out_rst_limited "$lim0")
+ref=$(stat_delta "$MRC_H2" drop_no_listener "$ref0")
+secs=${out##*seconds=}
+echo "# 5000 refused SYNs: $out, $ref refused, $rsts RSTs, $lim limited"
+if [[ "$out" = sent=5000* ]] && [ "$ref" -ge 4000 ] &&
+   [ "$((rsts + lim))" -eq "$ref" ] &&
+   [ "$rsts" -le $((1000 * (secs + 1))) ] &&
+   { [ "$lim" -gt 0 ] || [ "$secs" -ge 5 ]; }; then
+	mrc_ok "RSTs answering refused SYNs are rate-limited (out_rst_limited)"
+else
+	mrc_fail "RSTs answering refused SYNs are rate-limited (out_rst_limited)" \
+		"$out: $ref refused, $rsts RSTs (at most $((1000 * (${secs:-0} + 1)))), $lim limited"
+fi
+
 # 3. An unprivileged local user against a connection between two sockets
 # of this host (both ends on h2's loopback): it can send from the peer's
 # address, so only what it does not know protects the connection.  It is
