@@ -605,57 +605,95 @@ static void mrc_cookie(struct mrc_net *mn, const struct in6_addr *peer,
 }
 
 struct mrc_recent {
-	struct hlist_node	node;
+	struct rhash_head	node;
+	struct list_head	age;
+	struct rcu_head		rcu;
 	u32			cid;
 	u64			end_ns;
 };
 
-static struct hlist_head *mrc_recent_bucket(struct mrc_net *mn, u32 cid)
+static const struct rhashtable_params mrc_recent_params = {
+	.key_len		= sizeof(u32),
+	.key_offset		= offsetof(struct mrc_recent, cid),
+	.head_offset		= offsetof(struct mrc_recent, node),
+	.automatic_shrinking	= true,
+};
+
+/**
+ * mrc_recent_init() - set up a namespace's table of ended connections
+ * @mn: the namespace's mrc state
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_recent_init(struct mrc_net *mn)
 {
-	return &mn->recent[hash_32(cid, ilog2(ARRAY_SIZE(mn->recent)))];
+	spin_lock_init(&mn->recent_lock);
+	INIT_LIST_HEAD(&mn->recent_age);
+	return rhashtable_init(&mn->recent, &mrc_recent_params);
 }
 
-/* Free the expired entries of a bucket; under recent_lock. */
-static void mrc_recent_prune(struct mrc_net *mn, struct hlist_head *b,
-			     u64 now)
+static void mrc_recent_del(struct mrc_net *mn, struct mrc_recent *r)
 {
-	struct mrc_recent *r;
-	struct hlist_node *tmp;
+	rhashtable_remove_fast(&mn->recent, &r->node, mrc_recent_params);
+	list_del(&r->age);
+	kfree_rcu(r, rcu);
+	mn->nr_recent--;
+}
 
-	hlist_for_each_entry_safe(r, tmp, b, node) {
+/* Free the entries that have expired, oldest first; under recent_lock.
+ * An entry lives at most MRC_COOKIE_LIFE_US, so one that expired behind
+ * a younger one waits at most that long; lookups check the time.
+ */
+static void mrc_recent_prune(struct mrc_net *mn, u64 now)
+{
+	struct mrc_recent *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &mn->recent_age, age) {
 		if (r->end_ns > now)
-			continue;
-		hlist_del(&r->node);
-		kfree(r);
-		mn->nr_recent--;
+			break;
+		mrc_recent_del(mn, r);
 	}
 }
 
 /* A connection made from a cookie ends while a duplicate of its CONFIRM
  * could still pass the cookie check: remember its id until then.  When
  * the table is full (or memory is short) every cookie issued before now
- * is refused instead, until the last of them has expired.
+ * is refused instead, until the last of them has expired.  O(1): a hash
+ * lookup, and pruning what expired in the order it was added.
  */
 static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns)
 {
-	struct hlist_head *b = mrc_recent_bucket(mn, cid);
+	struct mrc_recent *r = NULL, *old;
 	u64 now = mrc_now_ns();
-	struct mrc_recent *r = NULL;
 
 	spin_lock_bh(&mn->recent_lock);
-	mrc_recent_prune(mn, b, now);
+	mrc_recent_prune(mn, now);
+	old = rhashtable_lookup_fast(&mn->recent, &cid, mrc_recent_params);
+	if (old) {
+		/* another connection with the same id: keep the later end */
+		old->end_ns = max(old->end_ns, end_ns);
+		goto out;
+	}
 	if (mn->nr_recent < MRC_RECENT_MAX)
 		r = kmalloc(sizeof(*r), GFP_ATOMIC);
 	if (r) {
 		r->cid = cid;
 		r->end_ns = end_ns;
-		hlist_add_head(&r->node, b);
+		if (rhashtable_insert_fast(&mn->recent, &r->node,
+					   mrc_recent_params)) {
+			kfree(r);
+			r = NULL;
+		}
+	}
+	if (r) {
+		list_add_tail(&r->age, &mn->recent_age);
 		mn->nr_recent++;
 	} else {
 		mn->recent_floor_us = mrc_cookie_now_us();
 		mn->recent_floor_end_ns = now + MRC_COOKIE_LIFE_US *
 					  NSEC_PER_USEC;
 	}
+out:
 	spin_unlock_bh(&mn->recent_lock);
 }
 
@@ -664,19 +702,17 @@ static void mrc_recent_add(struct mrc_net *mn, u32 cid, u64 end_ns)
  */
 static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u64 t)
 {
-	struct hlist_head *b = mrc_recent_bucket(mn, cid);
 	u64 now = mrc_now_ns();
 	struct mrc_recent *r;
 	bool seen = false;
 
 	spin_lock(&mn->recent_lock);
-	if (mn->recent_floor_end_ns > now &&
-	    t <= mn->recent_floor_us)
+	if (mn->recent_floor_end_ns > now && t <= mn->recent_floor_us)
 		seen = true;
-	mrc_recent_prune(mn, b, now);
-	hlist_for_each_entry(r, b, node)
-		if (r->cid == cid)
-			seen = true;
+	mrc_recent_prune(mn, now);
+	r = rhashtable_lookup_fast(&mn->recent, &cid, mrc_recent_params);
+	if (r && r->end_ns > now)
+		seen = true;
 	spin_unlock(&mn->recent_lock);
 	return seen;
 }
@@ -687,12 +723,10 @@ static bool mrc_recent_seen(struct mrc_net *mn, u32 cid, u64 t)
  */
 void mrc_recent_flush(struct mrc_net *mn)
 {
-	int i;
-
 	spin_lock_bh(&mn->recent_lock);
-	for (i = 0; i < ARRAY_SIZE(mn->recent); i++)
-		mrc_recent_prune(mn, &mn->recent[i], U64_MAX);
+	mrc_recent_prune(mn, U64_MAX);
 	spin_unlock_bh(&mn->recent_lock);
+	rhashtable_destroy(&mn->recent);
 }
 
 static void mrc_child_init_addrs(struct sock *sk, const struct in6_addr *peer,

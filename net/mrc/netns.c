@@ -263,7 +263,7 @@ static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
 	struct mrc_settings *settings;
-	int err, i;
+	int err;
 
 	mutex_init(&mn->lock);
 	spin_lock_init(&mn->deny_lock);
@@ -273,9 +273,6 @@ static int __net_init mrc_net_init(struct net *net)
 	/* RSTs for packets of no connection: 1000 a second, as ICMP */
 	ratelimit_state_init(&mn->rst_rs, HZ, 1000);
 	ratelimit_set_flags(&mn->rst_rs, RATELIMIT_MSG_ON_RELEASE);
-	spin_lock_init(&mn->recent_lock);
-	for (i = 0; i < ARRAY_SIZE(mn->recent); i++)
-		INIT_HLIST_HEAD(&mn->recent[i]);
 	mn->port = MRC_DEFAULT_UDP_PORT;
 	settings = kmalloc(sizeof(*settings), GFP_KERNEL);
 	if (!settings)
@@ -291,12 +288,17 @@ static int __net_init mrc_net_init(struct net *net)
 	err = mrc_conn_table_init(mn);
 	if (err)
 		goto err_mib;
+	err = mrc_recent_init(mn);
+	if (err)
+		goto err_conns;
 
 	/* the tunnel sockets wait for the namespace's first mrc socket */
 	RCU_INIT_POINTER(mn->sock4, NULL);
 	RCU_INIT_POINTER(mn->sock6, NULL);
 	return 0;
 
+err_conns:
+	mrc_conn_table_destroy(mn);
 err_mib:
 	free_percpu(mn->mib);
 err_settings:

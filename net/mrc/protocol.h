@@ -423,9 +423,12 @@ struct mrc_settings {
  * @ports_lock: protects @ports (BH-safe)
  * @ports: bound mrc ports, RCU lookups from softirq
  * @cid_key: key of the listeners' cookies (mrc_cookie())
- * @recent_lock: protects @recent and @nr_recent (BH-safe)
+ * @recent_lock: protects @recent_age and @nr_recent, and orders the
+ *               changes and lookups of @recent (BH-safe)
  * @recent: ids of connections made from cookies that ended while a
  *          duplicate CONFIRM could still pass the cookie check
+ *          (struct mrc_recent, by id)
+ * @recent_age: the same, oldest first, for pruning
  * @nr_recent: entries in @recent
  * @recent_floor_us: when @recent overflowed: cookies issued until then
  *                   are refused ...
@@ -449,7 +452,8 @@ struct mrc_net {
 	struct hlist_head	ports[256];
 	siphash_key_t		cid_key;
 	spinlock_t		recent_lock;	/* see above */
-	struct hlist_head	recent[64];
+	struct rhashtable	recent;
+	struct list_head	recent_age;
 	u32			nr_recent;
 	u64			recent_floor_us;
 	u64			recent_floor_end_ns;
@@ -584,6 +588,7 @@ void mrc_conn_abort(struct sock *sk, int err, bool send_rst);
 void mrc_conn_done(struct sock *sk);
 void mrc_listen_rcv_syn(struct sock *lsk, struct sk_buff *skb);
 void mrc_listen_rcv_confirm(struct sock *lsk, struct sk_buff *skb);
+int mrc_recent_init(struct mrc_net *mn);
 void mrc_recent_flush(struct mrc_net *mn);
 void mrc_listen_stop(struct sock *lsk);
 void mrc_sk_release_parent(struct sock *sk);
