@@ -472,8 +472,10 @@ part_1() {
 			'[.[] | select(.side == "client") | .evs] == [16, 16]' "$tmp/s1.json"
 		jcheck "ev_count 16: conn show evs 16 on h1" \
 			'[.[] | select(.dport == 9001) | .evs] == [16, 16]' "$tmp/h1.json"
-		jcheck "ev_spares 4: conn show ev_good 20 (evs + spares), none else" \
-			'[.[] | select(.dport == 9001) | [.ev_good, .ev_skip + .ev_bad + .ev_denied]] == [[20, 0], [20, 0]]' \
+		# SKIP is in use too: a slow echo on a loaded machine weighs
+		# an EV down (delay weighting) without taking it out
+		jcheck "ev_spares 4: conn show ev_good + ev_skip 20 (evs + spares), none else" \
+			'[.[] | select(.dport == 9001) | [.ev_good + .ev_skip, .ev_bad + .ev_denied]] == [[20, 0], [20, 0]]' \
 			"$tmp/h1.json"
 		jcheck "rto_min_us 3 s: h1's connections have rto_us >= 3000000" \
 			'[.[] | select(.dport == 9001) | .rto_us >= 3000000] == [true, true]' \
