@@ -132,6 +132,120 @@ else
 fi
 
 restore
+
+# The reserve: over the pool's limit a receiver with less than 16 KiB to
+# read still takes the packet it waits for in order, and all such
+# packets share one reserve, an eighth of the limit (it was 16 KiB per
+# socket, without bound: 10,000 sockets, 160 MiB beyond the limit).
+# The senders' data packets (1024 bytes and more: not the handshake's)
+# are held 2 s on the way, and their RTO is longer than that.  512
+# connections each send a message of 16 KiB while the limit is 4096
+# pages; once the senders have queued them, the limit falls to 1024,
+# below what their queues hold, so that every message finds the pool
+# over its limit when it arrives: without the bound each receiver would
+# take its message beyond the limit, as much again as the senders hold.
+# After 4 s the limit comes back and the messages go on.
+old_rto=$(mrc -n "$MRC_H1" config show |
+	awk '$1 ~ /^rto_m(in|ax)_us$/ { printf " %s %s", $1, $2 }')
+mrc_check "net.mrc.mem can be set" sysctl -qw net.mrc.mem="2048 3072 4096"
+modprobe -a sch_prio sch_netem cls_u32 2>/dev/null
+mrc_check "the senders' data packets are delayed" bash -c "
+	ip netns exec $MRC_H1 $MRC_TOOL config set rto_max_us 8000000 \
+		rto_min_us 4000000 &&
+	tc -n $MRC_H1 qdisc replace dev eth0 root handle 1: prio bands 2 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	tc -n $MRC_H1 qdisc add dev eth0 parent 1:2 handle 20: \
+		netem delay 2000ms limit 100000 &&
+	tc -n $MRC_H1 filter add dev eth0 parent 1: protocol ip prio 1 \
+		u32 match u16 0x0400 0x0400 at 2 flowid 1:2"
+MRC_TRANSFER_TIMEOUT=150 mrc_transfer_start "$MRC_H1" "$MRC_H2" \
+	"$MRC_H2_ADDR4" -c 512 -n 1 -m 16384 -M 16384 -P 3000
+# the senders have queued their messages when the pool stops growing
+last=0
+for _ in $(seq 100); do
+	m=$(proto_col MRC 4)
+	[ "$m" -ge 1024 ] && [ "$m" -le "$last" ] && break
+	last=$m
+	sleep 0.2
+done
+sysctl -qw net.mrc.mem="256 512 1024"
+base=$(proto_col MRC 4)
+max=$base
+for _ in $(seq 40); do
+	m=$(proto_col MRC 4)
+	[ "$m" -gt "$max" ] && max=$m
+	sleep 0.1
+done
+sysctl -qw net.mrc.mem="2048 3072 4096"
+mrc_transfer_wait "every message arrives while receivers draw on the reserve"
+ru=/sys/module/mrc/parameters/reserve_users
+if [ -r "$ru" ]; then
+	for _ in $(seq 100); do
+		[ "$(cat "$ru")" = 0 ] && break
+		sleep 0.2
+	done
+	mrc_expect_eq "every receiver gave its part of the reserve back" 0 "$(cat "$ru")"
+else
+	mrc_skip "every receiver gave its part of the reserve back" \
+		"the module is not a test build (MRC_FAULT_INJECT=1)"
+fi
+tc -n "$MRC_H1" qdisc del dev eth0 root
+# shellcheck disable=SC2086 # pairs of words
+mrc -n "$MRC_H1" config set $old_rto
+# the reserve (128 pages) and what the per-CPU batches may hide
+grow=$((1024 / 8 + 256 * $(nproc) + 64))
+echo "# MRC memory: $base pages when the limit fell to 1024, then at most $max"
+if [ "$base" -gt 1024 ] && [ $((max - base)) -le "$grow" ]; then
+	mrc_ok "over the limit, receivers took at most the reserve ($((max - base)) <= $grow pages)"
+else
+	mrc_fail "over the limit, receivers took at most the reserve" \
+		"$base pages when the limit fell to 1024 (more expected), then $max: $((max - base)) more, at most $grow expected"
+fi
+restore
+
+# A non-blocking send must queue a message whole: when the pool has no
+# room for all of it, it fails with EAGAIN and queues nothing; with room,
+# it queues the whole message (in pieces) and the message arrives intact.
+out=$(ip netns exec "$MRC_H2" timeout 60 python3 -c '
+import socket
+import os
+# fd 3: net.mrc.mem, opened outside the namespace (the pool is global)
+def mem(v):
+    os.pwrite(3, v.encode(), 0)
+old = os.pread(3, 200, 0).decode()
+L = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+L.bind(("127.0.0.1", 0))
+L.listen(1)
+c = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+c.connect(L.getsockname())
+a, _ = L.accept()
+msg = bytes(range(256)) * 8192
+mem("64 64 64")
+try:
+    n = c.send(msg, socket.MSG_DONTWAIT)
+    first = "sent %d" % n
+except BlockingIOError:
+    first = "EAGAIN"
+try:
+    a.recv(1, socket.MSG_DONTWAIT)
+    early = "data"
+except BlockingIOError:
+    early = "nothing"
+mem(old)
+n = c.send(msg, socket.MSG_DONTWAIT)
+got = b""
+a.settimeout(30)
+while len(got) < len(msg):
+    d, _, flags, _ = a.recvmsg(len(msg))
+    got += d
+    if flags & socket.MSG_EOR:
+        break
+print(first, early, n, "intact" if got == msg else "damaged %d" % len(got))
+' 3<>/proc/sys/net/mrc/mem 2>&1)
+mrc_expect_eq "a non-blocking send the pool has no room for queues nothing (EAGAIN); with room, all of it" \
+	"EAGAIN nothing 2097152 intact" "$out"
+restore
+
 # Orphans: with max_orphans 0, closing a connection that still has data
 # to deliver resets it at once (orphan_aborted) instead of lingering.
 mrc_check "net.mrc.max_orphans can be set" \

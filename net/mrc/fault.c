@@ -75,3 +75,19 @@ static const struct kernel_param_ops mrc_fault_sockets_ops = {
 module_param_cb(sockets_allocated, &mrc_fault_sockets_ops, NULL, 0444);
 MODULE_PARM_DESC(sockets_allocated,
 		 "test builds: mrc sockets in existence, every namespace (read-only)");
+
+static int mrc_fault_get_reserve(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", mrc_mem_reserve_users());
+}
+
+static const struct kernel_param_ops mrc_fault_reserve_ops = {
+	.get = mrc_fault_get_reserve,
+};
+
+/* read-only: receivers holding part of the pool's reserve, for memory.sh
+ * to check that each gives its part back
+ */
+module_param_cb(reserve_users, &mrc_fault_reserve_ops, NULL, 0444);
+MODULE_PARM_DESC(reserve_users,
+		 "test builds: receivers drawing on the pool's reserve (read-only)");

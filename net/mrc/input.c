@@ -77,6 +77,7 @@ void mrc_rcv_purge(struct sock *sk)
 	msk->rcv_queued = 0;
 	msk->rcv_complete = 0;
 	msk->rcv_head_off = 0;
+	mrc_mem_reserve_put(sk);
 }
 
 /**
@@ -127,12 +128,17 @@ static bool mrc_rcv_deliver(struct sock *sk, struct sk_buff *skb)
 	if (!mrc_rcv_in_sequence(msk, skb)) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_SEQUENCE);
 		kfree_skb(skb);
+		if (!msk->rcv_queued)
+			mrc_mem_reserve_put(sk);
 		return false;
 	}
 	msk->rcv_nxt++;
 	if (cb->flags & MRC_CB_FIN) {
 		msk->fin_rcvd = true;
 		kfree_skb(skb);
+		/* nothing for the reader to take: the reserve is not held */
+		if (!msk->rcv_queued)
+			mrc_mem_reserve_put(sk);
 		if (sk->sk_state == TCP_ESTABLISHED)
 			inet_sk_set_state(sk, TCP_CLOSE_WAIT);
 		sk->sk_shutdown |= RCV_SHUTDOWN;
@@ -151,26 +157,18 @@ static bool mrc_rcv_deliver(struct sock *sk, struct sk_buff *skb)
 
 /* Room in the protocol's pool (and the memory cgroup) for @skb?  Over
  * the pool's limit a connection still takes the packet it waits for in
- * order, while less than mrc_rmem_min bytes wait to be read: otherwise
- * connections whose unacknowledged data fills the pool would starve each
- * other's receivers for ever.  Not for a socket charged to a memory
- * cgroup, which cannot be charged by force here.
+ * order, while less than mrc_rmem_min bytes wait to be read, from a
+ * reserve all sockets share (mrc_mem_force_rmem()), until the reader has
+ * taken them.
  */
 static bool mrc_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 			      bool in_order)
 {
-	int amt;
-
 	if (sk_rmem_schedule(sk, skb, skb->truesize))
 		return true;
-	if (!in_order || mrc_sk(sk)->rcv_queued >= mrc_mem_rmem_min() ||
-	    (mem_cgroup_sockets_enabled && sk->sk_memcg))
+	if (!in_order || mrc_sk(sk)->rcv_queued >= mrc_mem_rmem_min())
 		return false;
-	amt = sk_mem_pages(skb->truesize - sk->sk_forward_alloc);
-	/* to the shared counter: the per-CPU batch's limit is not exported */
-	atomic_long_add(amt, sk->sk_prot->memory_allocated);
-	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
-	return true;
+	return mrc_mem_force_rmem(sk, skb->truesize);
 }
 
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)

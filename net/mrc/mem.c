@@ -44,6 +44,118 @@ int mrc_mem_rmem_min(void)
 	return mrc_rmem_min;
 }
 
+/* The pool's pages in use, counting what the per-CPU batches hold back
+ * from the shared counter (up to sysctl_mem_pcpu_rsv each way per CPU:
+ * the pages that sockets give back sit there until a batch is full, so
+ * the shared counter alone may say "full" for ever when less than a
+ * batch was freed).
+ */
+static long mrc_mem_used(void)
+{
+	long used = atomic_long_read(&mrc_memory_allocated);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		used += READ_ONCE(per_cpu(mrc_memory_per_cpu_fw_alloc, cpu));
+	return used;
+}
+
+/* Beyond the pool's limit, a reserve for the packets receivers wait for
+ * in order (mrc_mem_force_rmem()): each receiver that draws on it holds
+ * at most MRC_RESERVE_PAGES of it until its reader has taken everything,
+ * and an eighth of the limit's worth of receivers may at once, however
+ * many sockets there are.
+ */
+#define MRC_RESERVE_PAGES	8
+static atomic_t mrc_reserve_users;
+
+/**
+ * mrc_mem_force_rmem() - charge a packet a receiver waits for, over the limit
+ * @sk: the receiving socket, locked, which sk_rmem_schedule() refused
+ * @size: the packet's truesize
+ *
+ * A connection whose reader has less than mrc_rmem_min waiting may take
+ * the packet it waits for in order even when the pool is over its limit,
+ * else connections whose unacknowledged data fills the pool would starve
+ * each other's receivers for ever (the caller decides which packet that
+ * is).  Those charges come from one reserve of an eighth of the limit:
+ * 10,000 sockets do not take 10,000 x 16 KiB.  It is counted in
+ * receivers, not pages: the shared counter may lag the pages in use by a
+ * per-CPU batch (sysctl_mem_pcpu_rsv) each way, more than the reserve
+ * when the limit is small, and a reserve judged by it could stay "full"
+ * for ever.  Not for a socket charged to a memory cgroup, which cannot be
+ * charged by force here.
+ *
+ * Return: true if the charge was made (to the socket's forward
+ * allocation, which sk_mem_charge() then takes).
+ */
+bool mrc_mem_force_rmem(struct sock *sk, int size)
+{
+	long users = sk_prot_mem_limits(sk, 2) / 8 / MRC_RESERVE_PAGES;
+	struct mrc_sock *msk = mrc_sk(sk);
+	int amt;
+
+	if (mem_cgroup_sockets_enabled && sk->sk_memcg)
+		return false;
+	amt = sk_mem_pages(size - sk->sk_forward_alloc);
+	if (msk->rcv_reserve_pages + amt > MRC_RESERVE_PAGES)
+		return false;
+	if (!msk->rcv_reserve_pages &&
+	    atomic_inc_return(&mrc_reserve_users) > max(users, 1L)) {
+		atomic_dec(&mrc_reserve_users);
+		return false;
+	}
+	msk->rcv_reserve_pages += amt;
+	/* to the shared counter: the per-CPU batch's limit is not exported */
+	atomic_long_add(amt, &mrc_memory_allocated);
+	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
+	return true;
+}
+
+/**
+ * mrc_mem_reserve_users() - how many receivers draw on the reserve
+ *
+ * Return: their number.
+ */
+int mrc_mem_reserve_users(void)
+{
+	return atomic_read(&mrc_reserve_users);
+}
+
+/**
+ * mrc_mem_reserve_put() - a receiver no longer draws on the reserve
+ * @sk: the socket, locked or unreachable, whose reader has taken
+ *	everything that was queued in order (or who is going)
+ */
+void mrc_mem_reserve_put(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (!msk->rcv_reserve_pages)
+		return;
+	msk->rcv_reserve_pages = 0;
+	atomic_dec(&mrc_reserve_users);
+}
+
+/**
+ * mrc_mem_room() - has the pool room for a message's packets now?
+ * @sk: the sending socket
+ * @size: their truesize in all, in 64-bit arithmetic (a message of
+ *	max_msg_size may take more than 2 GiB)
+ *
+ * What a non-blocking sender asks before it queues the first piece of a
+ * message it must then queue whole.  Other sockets may take the room
+ * before the last piece is charged; the sender then waits for memory.
+ *
+ * Return: true if the pool's limit would not be passed.
+ */
+bool mrc_mem_room(const struct sock *sk, u64 size)
+{
+	long limit = sk_prot_mem_limits(sk, 2) - max(mrc_mem_used(), 0L);
+
+	return limit > 0 && DIV_ROUND_UP_ULL(size, PAGE_SIZE) <= (u64)limit;
+}
+
 static struct ctl_table mrc_sysctl_table[] = {
 	{
 		.procname	= "mem",
@@ -148,6 +260,7 @@ void mrc_mem_exit(void)
  */
 static void mrc_sock_destruct(struct sock *sk)
 {
+	mrc_mem_reserve_put(sk);
 	percpu_counter_dec(&mrc_sockets_allocated);
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 	inet_sock_destruct(sk);

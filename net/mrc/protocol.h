@@ -221,6 +221,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  *	(the pool or the memory cgroup): what is queued is readable, whole
  *	message or not, so that reading frees memory instead of waiting
  *	for a piece that cannot come
+ * @rcv_reserve_pages: pages charged to the pool's reserve beyond its
+ *	limit for pieces in order, until the reader has taken all that is
+ *	queued (mrc_mem_force_rmem())
  * @rcv_ce: CE-marked data packets received
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
@@ -337,6 +340,7 @@ struct mrc_sock {
 	u32			rcv_head_off;
 	u32			rcv_complete;
 	bool			rcv_mem_short;
+	u8			rcv_reserve_pages;
 	u32			rcv_ce;
 	bool			fin_rcvd;
 
@@ -552,6 +556,10 @@ void mrc_mem_child_free(struct sock *sk);
 s64 mrc_mem_sockets(void);
 void mrc_mem_accept_memcg(struct sock *child);
 int mrc_mem_rmem_min(void);
+bool mrc_mem_force_rmem(struct sock *sk, int size);
+void mrc_mem_reserve_put(struct sock *sk);
+int mrc_mem_reserve_users(void);
+bool mrc_mem_room(const struct sock *sk, u64 size);
 bool mrc_orphan_add(struct sock *sk);
 void mrc_orphan_done(struct sock *sk);
 

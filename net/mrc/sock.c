@@ -590,18 +590,36 @@ static size_t mrc_send_chunk(struct sock *sk, size_t left)
 	return min(n, left);
 }
 
-/* Queue a message of @len bytes in pieces as the send buffer has room,
- * pushing each; a non-blocking sender queues it at once.  The send
- * timeout and signals apply until the first piece is queued; after it
- * the message is queued whole, or the connection is reset: a fatal
- * signal, a bad buffer (EFAULT) or the end of the connection cut it, and
- * its first pieces may have left.
+/* The truesize of the whole message of @len bytes whose first @n bytes
+ * were built into @list, in 64-bit arithmetic.
+ */
+static u64 mrc_message_truesize(struct sk_buff_head *list, size_t n,
+				size_t len)
+{
+	struct sk_buff *skb;
+	u64 size = 0;
+
+	skb_queue_walk(list, skb)
+		size += skb->truesize;
+	return n ? div64_u64(size * len + n - 1, n) : size;
+}
+
+/* Queue a message of @len bytes in pieces, pushing each so that its
+ * first packets leave while the rest is copied, and taking the ACKs that
+ * waited meanwhile.  A blocking sender builds each piece as the send
+ * buffer has room; a non-blocking one queues the message whole, in
+ * pieces of MRC_SEND_CHUNK_PKTS, once it knows the pool has room for all
+ * of it.  The send timeout and signals apply until the first piece is
+ * queued; after it the message is queued whole, or the connection is
+ * reset: a fatal signal, a bad buffer (EFAULT) or the end of the
+ * connection cut it, and its first pieces may have left.
  */
 static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 			    long timeo)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	long forever = MAX_SCHEDULE_TIMEOUT;
+	bool nonblock = !timeo;
 	struct sk_buff_head list;
 	size_t off = 0, n;
 	int err;
@@ -613,8 +631,17 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	do {
 		bool rest = off != 0;
 
-		n = timeo ? mrc_send_chunk(sk, len - off) : len;
+		n = nonblock ? min_t(size_t, len - off,
+				     MRC_SEND_CHUNK_PKTS * msk->mss) :
+			       mrc_send_chunk(sk, len - off);
 		err = mrc_build_message(sk, msg, len, off, n, &list);
+		if (!err && nonblock && !rest && n < len &&
+		    !mrc_mem_room(sk, mrc_message_truesize(&list, n, len))) {
+			__skb_queue_purge(&list);
+			iov_iter_revert(&msg->msg_iter, n);
+			err = -EAGAIN;
+			break;
+		}
 		if (err == -ENOBUFS && rest) {
 			/* no memory for a piece: wait for some, as for the
 			 * pool
@@ -637,8 +664,11 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 		}
 		off += n;
 		mrc_push(sk);
-		if (off < len && timeo)
-			err = mrc_wait_for_space(sk, &forever, true);
+		if (off < len) {
+			sk_flush_backlog(sk);
+			err = nonblock ? mrc_send_wait_stop(sk, forever, true) :
+					 mrc_wait_for_space(sk, &forever, true);
+		}
 	} while (!err && off < len);
 
 	msk->snd_partial = false;
@@ -901,6 +931,8 @@ void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off)
 	}
 	msk->rcv_queued -= off - msk->rcv_head_off;
 	msk->rcv_head_off = off;
+	if (!msk->rcv_queued)
+		mrc_mem_reserve_put(sk);
 }
 
 static __poll_t mrc_poll(struct file *file, struct socket *sock,
