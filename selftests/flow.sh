@@ -174,6 +174,58 @@ peer_gone() {
 	rm -f "$out" "$out.s"
 }
 
+# A SYN sent again: the SYNACK echoes the timestamp of the copy it
+# answers, so the first round-trip sample is the path's, not the time
+# since the first SYN (what Karn's rule avoids by taking no sample).  The
+# SYNs of the first second are lost (sent at 0, 0.2 and 0.6 s); the one
+# at 1.4 s makes the connection, and srtt must be far below 0.8 s.
+syn0=$(mrc_stat "$MRC_H1" syn_retrans)
+ready=$(mktemp -u /tmp/mrc-flow-ready.XXXXXX)
+ip netns exec "$MRC_H2" timeout 30 python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(("0.0.0.0", 7650))
+s.listen(1)
+open(sys.argv[1], "w").close()
+c, _ = s.accept()
+c.recv(10)' "$ready" &
+lpid=$!
+mrc_pids+=("$lpid")
+for _ in $(seq 100); do
+	[ -e "$ready" ] && break
+	sleep 0.1
+done
+rm -f "$ready"
+mrc_netem "$MRC_H1" eth0 loss 100%
+ip netns exec "$MRC_H1" timeout 30 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.connect((sys.argv[1], 7650))
+open(sys.argv[2], "w").close()
+s.recv(10)' "$MRC_H2_ADDR4" "$ready" &
+cpid=$!
+mrc_pids+=("$cpid")
+sleep 1
+mrc_netem "$MRC_H1" eth0 none
+for _ in $(seq 100); do
+	[ -e "$ready" ] && break
+	sleep 0.1
+done
+rm -f "$ready"
+srtt=$(ip netns exec "$MRC_H1" "$MRC_TOOL" -j conn show |
+	jq '[.[] | select(.dport == 7650 and .state == "established") |
+	     .srtt_us][0] // -1')
+syns=$(($(mrc_stat "$MRC_H1" syn_retrans) - syn0))
+echo "# SYN sent again $syns times; srtt ${srtt}us"
+if [ "$syns" -ge 2 ] && [ "$srtt" -ge 0 ] && [ "$srtt" -lt 300000 ]; then
+	mrc_ok "a SYN sent again gives the path's RTT, not the time since the first (${srtt}us)"
+else
+	mrc_fail "a SYN sent again gives the path's RTT, not the time since the first" \
+		"$syns SYNs sent again (2 or more expected), srtt ${srtt}us (under 300000 expected)"
+fi
+kill "$cpid" "$lpid" 2>/dev/null
+wait "$cpid" "$lpid" 2>/dev/null
+
 peer_gone 4
 mrc_check "namespace of the peer deleted" mrc_ns_del "$MRC_H2"
 mrc_pair || { mrc_fail "pair topology again"; mrc_done; }
