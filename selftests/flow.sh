@@ -191,11 +191,7 @@ c, _ = s.accept()
 c.recv(10)' "$ready" &
 lpid=$!
 mrc_pids+=("$lpid")
-for _ in $(seq 100); do
-	[ -e "$ready" ] && break
-	sleep 0.1
-done
-rm -f "$ready"
+mrc_wait_ready "$ready"
 mrc_netem "$MRC_H1" eth0 loss 100%
 ip netns exec "$MRC_H1" timeout 30 python3 -c '
 import socket, sys
@@ -210,11 +206,7 @@ for _ in $(seq 300); do
 	sleep 0.05
 done
 mrc_netem "$MRC_H1" eth0 none
-for _ in $(seq 100); do
-	[ -e "$ready" ] && break
-	sleep 0.1
-done
-rm -f "$ready"
+mrc_wait_ready "$ready"
 srtt=$(ip netns exec "$MRC_H1" "$MRC_TOOL" -j conn show |
 	jq '[.[] | select(.dport == 7650 and .state == "established") |
 	     .srtt_us][0] // -1')

@@ -276,11 +276,7 @@ c, _ = s.accept()
 time.sleep(15)' "$ready" &
 lpid=$!
 mrc_pids+=("$lpid")
-for _ in $(seq 100); do
-	[ -e "$ready" ] && break
-	sleep 0.1
-done
-rm -f "$ready"
+mrc_wait_ready "$ready"
 ip netns exec "$MRC_H1" python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
@@ -317,11 +313,7 @@ c, _ = s.accept()
 time.sleep(30)' "$ready" &
 lpid=$!
 mrc_pids+=("$lpid")
-for _ in $(seq 100); do
-	[ -e "$ready" ] && break
-	sleep 0.1
-done
-rm -f "$ready"
+mrc_wait_ready "$ready"
 ip netns exec "$MRC_H1" python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)

@@ -291,6 +291,17 @@ mrc_transfer_start() {
 	mrc_pids+=("$mrc_xfer_cpid")
 }
 
+# mrc_wait_ready FILE: wait up to 10 s for a helper to create FILE (it
+# is listening), then remove it.
+mrc_wait_ready() {
+	local _i
+	for _i in $(seq 100); do
+		[ -e "$1" ] && break
+		sleep 0.1
+	done
+	rm -f "$1"
+}
+
 # mrc_transfer_running: is the client of the current transfer still running?
 mrc_transfer_running() {
 	kill -0 "$mrc_xfer_cpid" 2>/dev/null
