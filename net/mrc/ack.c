@@ -227,15 +227,35 @@ static bool mrc_late_echo(const struct mrc_sock *msk,
 	       e->ev == msk->evset.evs[evi].port;
 }
 
+/* A late transmission (overtaken by a retransmission) of a packet sent on
+ * EV @evi took @rtt_us: a delay sample of the EV, not of the connection
+ * (its RTT is that of the paths that deliver in time).  A slow EV is
+ * weighed down as by mrc_ev_delay(); a fast one gains nothing, its packet
+ * having been late after all.
+ */
+static void mrc_ev_late(struct sock *sk, u16 evi, u32 rtt_us)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ev *ev = &msk->evset.evs[evi];
+
+	mrc_ev_rtt_sample(ev, rtt_us);
+	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us))
+		mrc_ev_weigh(sk, evi, MRC_MIB_EV_SKIP_DELAY,
+			     mrc_ev_slow_level(rtt_us, msk->srtt_us));
+}
+
 /* An echo named an earlier transmission of packet @psn than its last, at
  * @last_us: that one arrived, so the packet was late (a slower path), not
  * lost.  The time rule waits longer from now on; the EV it was sent on
- * (@evi), if it went BAD for it, works after all; a window cut its loss
+ * (@evi), if it went BAD for it, works after all, and the time the late
+ * one took (it left at @tsval) is a sample of that EV's delay: a path
+ * whose packets are always overtaken and sent again would otherwise never
+ * be weighed down for its delay (mrc_ev_delay()).  A window cut its loss
  * caused is undone (TCP's Eifel detection and response, RFC 3522 and
  * 4015, made from mrc's echoed timestamps).
  */
 static void mrc_spurious(struct sock *sk, u32 psn, u16 evi, u32 last_us,
-			 u64 now)
+			 u32 tsval, u64 now)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
@@ -251,6 +271,7 @@ static void mrc_spurious(struct sock *sk, u32 psn, u16 evi, u32 last_us,
 		if (ev->state == MRC_EV_BAD &&
 		    (s32)((u32)div_u64(ev->bad_ns, NSEC_PER_USEC) - last_us) <= 0)
 			mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_LATE);
+		mrc_ev_late(sk, evi, mrc_now_us32() - tsval);
 	}
 	if (mrc_cc_undo(&msk->cc, psn)) {
 		MRC_INC_STATS(mn, MRC_MIB_CC_UNDO);
@@ -368,7 +389,7 @@ static void mrc_rcv_ack_echo_ev(struct sock *sk, const struct mrc_echo *e,
 	ev = &msk->evset.evs[evi];
 	if (flags & MRC_F_CE) {
 		ev->ce++;
-		mrc_ev_mark(sk, evi, MRC_MIB_EV_SKIP_CE);
+		mrc_ev_weigh(sk, evi, MRC_MIB_EV_SKIP_CE, 0);
 	}
 	if ((flags & MRC_F_PROBE) && ev->state == MRC_EV_BAD &&
 	    (s32)(e->tsval - (u32)div_u64(ev->bad_ns, NSEC_PER_USEC)) > 0)
@@ -387,7 +408,8 @@ static void mrc_ev_delay(struct sock *sk, u16 evi, u32 rtt_us, bool ce)
 
 	mrc_ev_rtt_sample(ev, rtt_us);
 	if (mrc_ev_slow(ev, rtt_us, msk->srtt_us)) {
-		mrc_ev_mark(sk, evi, MRC_MIB_EV_SKIP_DELAY);
+		mrc_ev_weigh(sk, evi, MRC_MIB_EV_SKIP_DELAY,
+			     mrc_ev_slow_level(rtt_us, msk->srtt_us));
 	} else if (!ce) {
 		mrc_evset_unmarked(&msk->evset, evi);
 		if (msk->ev_policy == MRC_EV_POLICY_REPS)
@@ -453,7 +475,7 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			 * the last one: the packet was late, not lost
 			 */
 			mrc_spurious(sk, e->psn, mrc_cb(rskb)->prev_evi,
-				     sent_us, now);
+				     sent_us, e->tsval, now);
 			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
 		}
 	} else if (mrc_psn_before(e->psn, msk->snd_una) &&
@@ -465,7 +487,8 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 		 */
 		if (l->psn == e->psn && mrc_late_echo(msk, e, l->evi) &&
 		    (s32)(e->tsval - l->tsval) < 0) {
-			mrc_spurious(sk, e->psn, l->evi, l->tsval, now);
+			mrc_spurious(sk, e->psn, l->evi, l->tsval, e->tsval,
+				     now);
 			l->evi = MRC_EV_NONE;
 		}
 	}

@@ -19,6 +19,7 @@
 #define _NET_MRC_EVSET_H
 
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -32,12 +33,19 @@
 /* Probes of a BAD EV back off up to the interval times 2^this. */
 #define MRC_EV_PROBE_BACKOFF	3
 
-/* A CE mark makes an EV give up 2^level - 1 turns of the data rotation,
- * where its level rises by one per mark and falls by one per packet of it
- * echoed unmarked: an EV marked once is passed over once, an EV whose
- * every packet comes back marked carries 1/2^this of its share.
+/* A CE mark (or a slow echo) raises an EV's level by one, and while its
+ * level is L it is used on one turn of the data rotation in 2^L: its
+ * weight halves per mark.  Unmarked echoes add to the weight again, about
+ * 1/2^MRC_EV_CE_CLEAN_SHIFT of a full one each (the level falls by one
+ * after 2^(MRC_EV_CE_CLEAN_SHIFT - L) of them, at least one): additive
+ * increase, multiplicative decrease, so that a path's share settles where
+ * it marks a little, as a window does.  An EV whose every packet comes
+ * back marked or slow carries 1/2^MRC_EV_CE_LEVEL_MAX of its share: with a
+ * quarter of the EVs on one spine, 1 % of the packets, below the share of
+ * a spine at a twenty-fifth of the others' rate.
  */
-#define MRC_EV_CE_LEVEL_MAX	4
+#define MRC_EV_CE_LEVEL_MAX	5
+#define MRC_EV_CE_CLEAN_SHIFT	4
 
 /* An EV whose packets take twice the connection's RTT, and at least this
  * much longer, is weighed down as if marked (mrc_ev_slow()).
@@ -57,9 +65,11 @@
  * @suspect: packets sent on it judged lost by time since one sent on it
  *           was last acknowledged
  * @ce_level: how heavily CE marks weigh it down: up one per mark (or slow
- *            echo, mrc_ev_slow()), down one per unmarked echo, at most
- *            MRC_EV_CE_LEVEL_MAX
- * @passes: SKIP: turns of the data rotation it still gives up
+ *            echo, mrc_ev_slow()), down one per 2^(MRC_EV_CE_CLEAN_SHIFT -
+ *            level) unmarked echoes, at most MRC_EV_CE_LEVEL_MAX
+ * @clean: unmarked echoes since its level last changed
+ * @passes: SKIP: turns of the data rotation it gives up before its next
+ *          packet
  * @serving: the position it serves, MRC_EV_NONE if none
  * @outstanding: transmissions on this EV not yet acknowledged, in send
  *               order (packets on one path arrive in order, so a later one
@@ -84,6 +94,7 @@ struct mrc_ev {
 	u8		misses;
 	u8		suspect;
 	u8		ce_level;
+	u8		clean;
 	u8		passes;
 	u16		serving;
 	struct list_head outstanding;
@@ -153,6 +164,7 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 		ev->state = MRC_EV_GOOD;
 		ev->misses = 0;
 		ev->ce_level = 0;
+		ev->clean = 0;
 		ev->passes = 0;
 		ev->serving = i < nr_pos ? i : MRC_EV_NONE;
 		INIT_LIST_HEAD(&ev->outstanding);
@@ -167,7 +179,7 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 	set->reps_frozen = 0;
 }
 
-/* Usable for data: GOOD or SKIP (SKIP is passed over for a while). */
+/* Usable for data: GOOD or SKIP (SKIP is passed over on some turns). */
 static inline bool mrc_ev_usable(const struct mrc_ev *ev)
 {
 	return ev->state == MRC_EV_GOOD || ev->state == MRC_EV_SKIP;
@@ -178,8 +190,11 @@ static inline bool mrc_ev_usable(const struct mrc_ev *ev)
  * @set: the set
  * @avoid: a slot not to use if another is usable (a retransmission leaves
  *         the EV its original took), or MRC_EV_NONE
- * @skipped: incremented for each turn a SKIP EV gives up (it becomes
- *           GOOD when it has given up all of them)
+ * @skipped: incremented for each turn a SKIP EV gives up
+ *
+ * A SKIP EV gives up turns until its passes run out, is used on the next,
+ * and then gives up 2^level - 1 turns again, or becomes GOOD when its
+ * level has fallen to zero (mrc_evset_unmarked()).
  *
  * Return: the slot, or MRC_EV_NONE when no position has a usable EV.
  */
@@ -190,21 +205,32 @@ static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 
 	for (n = 0; n < set->nr_pos; n++) {
 		u16 p = set->next, e;
+		struct mrc_ev *ev;
 
 		if (++set->next >= set->nr_pos)
 			set->next = 0;
 		e = set->act[p];
 		if (e == MRC_EV_NONE || !mrc_ev_usable(&set->evs[e]))
 			continue;
-		if (set->evs[e].state == MRC_EV_SKIP) {
-			if (!set->evs[e].passes || !--set->evs[e].passes) {
-				set->evs[e].state = MRC_EV_GOOD;
+		ev = &set->evs[e];
+		if (ev->state == MRC_EV_SKIP) {
+			if (ev->passes) {
+				ev->passes--;
+				(*skipped)++;
+				if (fallback == MRC_EV_NONE)
+					fallback = e;
+				continue;
+			}
+			if (e == avoid) {
+				avoided = e;
+				continue;
+			}
+			ev->passes = (1U << ev->ce_level) - 1;
+			if (!ev->passes) {
+				ev->state = MRC_EV_GOOD;
 				set->changes++;
 			}
-			(*skipped)++;
-			if (fallback == MRC_EV_NONE)
-				fallback = e;
-			continue;
+			return e;
 		}
 		if (e == avoid) {
 			avoided = e;
@@ -436,6 +462,7 @@ static inline bool mrc_evset_fail(struct mrc_evset *set, u16 e, u64 now,
  * @set: the set
  * @e: the slot
  *
+ * GOOD, or SKIP if marks or delay had weighed it down (its level holds).
  * A home EV takes its position back (its substitute becomes a spare
  * again); a spare serves an unserved position if there is one.
  *
@@ -447,7 +474,9 @@ static inline bool mrc_evset_revive(struct mrc_evset *set, u16 e)
 
 	if (mrc_ev_usable(ev))
 		return false;
-	ev->state = MRC_EV_GOOD;
+	/* what marks and delay made of its weight still holds */
+	ev->state = ev->ce_level ? MRC_EV_SKIP : MRC_EV_GOOD;
+	ev->passes = (1U << ev->ce_level) - 1;
 	ev->misses = 0;
 	set->changes++;
 	if (e < set->nr_pos) {
@@ -488,22 +517,28 @@ static inline bool mrc_evset_deny(struct mrc_evset *set, u16 e,
 }
 
 /**
- * mrc_evset_mark() - a packet sent on an EV came back with a CE mark
+ * mrc_evset_weigh() - a packet sent on an EV came back marked or slow
  * @set: the set
  * @e: the slot
+ * @level: the level its delay calls for at least (mrc_ev_slow_level()),
+ *         0 for a CE mark, which says nothing of how much the path queues
  *
- * The EV's level rises and it gives up 2^level - 1 turns of the data
- * rotation (SKIP), so a path that keeps marking carries less and less
- * while the others take the rest.  A BAD or DENIED EV keeps its state.
+ * The EV's level rises by one, or to @level if that is more, and it gives
+ * up 2^level - 1 turns of the data rotation before each packet (SKIP): a
+ * path that keeps marking carries less and less while the others take the
+ * rest, and a path far slower than the others learns it from one echo.  A
+ * BAD or DENIED EV keeps its state (and its level, for when it comes
+ * back).
  *
  * Return: true if the state changed (it was GOOD).
  */
-static inline bool mrc_evset_mark(struct mrc_evset *set, u16 e)
+static inline bool mrc_evset_weigh(struct mrc_evset *set, u16 e, u8 level)
 {
 	struct mrc_ev *ev = &set->evs[e];
 
-	if (ev->ce_level < MRC_EV_CE_LEVEL_MAX)
-		ev->ce_level++;
+	level = max_t(u8, level, ev->ce_level + 1);
+	ev->ce_level = min_t(u8, level, MRC_EV_CE_LEVEL_MAX);
+	ev->clean = 0;
 	if (!mrc_ev_usable(ev))
 		return false;
 	ev->passes = (1U << ev->ce_level) - 1;
@@ -515,16 +550,42 @@ static inline bool mrc_evset_mark(struct mrc_evset *set, u16 e)
 }
 
 /**
+ * mrc_evset_mark() - a packet sent on an EV came back with a CE mark
+ * @set: the set
+ * @e: the slot
+ *
+ * Its level rises by one (mrc_evset_weigh()).
+ *
+ * Return: true if the state changed (it was GOOD).
+ */
+static inline bool mrc_evset_mark(struct mrc_evset *set, u16 e)
+{
+	return mrc_evset_weigh(set, e, 0);
+}
+
+/**
  * mrc_evset_unmarked() - a packet sent on an EV came back without a mark
  * @set: the set
  * @e: the slot
  *
- * Its level falls by one; turns it has already given up stay given up.
+ * It counts towards the fall of its level by one: after
+ * 2^(MRC_EV_CE_CLEAN_SHIFT - level) such echoes (at least one), so its
+ * weight grows by about the same amount per echo whatever its level.  The
+ * turns it gives up before its next packet stay given up.
  */
 static inline void mrc_evset_unmarked(struct mrc_evset *set, u16 e)
 {
-	if (set->evs[e].ce_level)
-		set->evs[e].ce_level--;
+	struct mrc_ev *ev = &set->evs[e];
+	u8 need;
+
+	if (!ev->ce_level)
+		return;
+	need = ev->ce_level >= MRC_EV_CE_CLEAN_SHIFT ? 1 :
+	       1U << (MRC_EV_CE_CLEAN_SHIFT - ev->ce_level);
+	if (++ev->clean < need)
+		return;
+	ev->ce_level--;
+	ev->clean = 0;
 }
 
 /**
@@ -579,6 +640,7 @@ static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 	ev->misses = 0;
 	ev->suspect = 0;
 	ev->ce_level = 0;
+	ev->clean = 0;
 	ev->srtt_us = 0;
 	set->changes++;
 	mrc_evset_fill_all(set);
@@ -669,6 +731,26 @@ static inline bool mrc_ev_slow(const struct mrc_ev *ev, u32 rtt_us,
 		return false;
 	lim = max_t(u32, 2 * conn_srtt_us, conn_srtt_us + MRC_EV_SLOW_MIN_US);
 	return rtt_us > lim && ev->srtt_us > lim;
+}
+
+/**
+ * mrc_ev_slow_level() - how far a slow EV is weighed down at once
+ * @rtt_us: an RTT sample of a packet sent on it (mrc_ev_slow() said slow)
+ * @conn_srtt_us: the connection's smoothed RTT, not 0
+ *
+ * A path whose packets take 2^k times the connection's RTT carries a
+ * 2^k-th of its share at most: a spine far slower than the others (or
+ * with a long queue) is known from the first echo of each EV on it, not
+ * after a mark per halving, which on a slow path takes many of its round
+ * trips, through a queue that grows all that time.
+ *
+ * Return: the level, at most MRC_EV_CE_LEVEL_MAX.
+ */
+static inline u8 mrc_ev_slow_level(u32 rtt_us, u32 conn_srtt_us)
+{
+	u32 r = rtt_us / conn_srtt_us;
+
+	return r ? min_t(u8, ilog2(r), MRC_EV_CE_LEVEL_MAX) : 0;
 }
 
 #endif /* _NET_MRC_EVSET_H */

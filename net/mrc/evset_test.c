@@ -157,11 +157,16 @@ static void mrc_evset_pick_avoid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pick(set, 2), 0);
 }
 
+/* A mark halves an EV's weight: at level 1 it is passed over on every
+ * other turn of its position, SKIP until unmarked echoes bring the level
+ * back to 0 (2^(MRC_EV_CE_CLEAN_SHIFT - 1) of them), then GOOD.
+ */
 static void mrc_evset_skip_passed_over_once(struct kunit *test)
 {
 	struct evset_fix *f = fix_new(test);
 	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	u32 skipped = 0;
+	int i;
 
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 1));
 	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
@@ -172,13 +177,37 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skipped, 0U);
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
 	KUNIT_EXPECT_EQ(test, skipped, 1U);
-	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_GOOD);
-	KUNIT_EXPECT_EQ(test, set->changes, 2U);
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
-	/* GOOD again: its turn in the next round */
+	/* its next turn: used, still SKIP */
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
 	KUNIT_EXPECT_EQ(test, skipped, 1U);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	/* and passed over on the one after */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
+	KUNIT_EXPECT_EQ(test, skipped, 2U);
+
+	/* unmarked echoes: the level falls after eight of them */
+	for (i = 0; i < (1 << (MRC_EV_CE_CLEAN_SHIFT - 1)) - 1; i++)
+		mrc_evset_unmarked(set, 1);
+	KUNIT_EXPECT_EQ(test, set->evs[1].ce_level, 1);
+	mrc_evset_unmarked(set, 1);
+	KUNIT_EXPECT_EQ(test, set->evs[1].ce_level, 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	/* its turn: used, and GOOD */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->changes, 2U);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 2);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+	KUNIT_EXPECT_EQ(test, skipped, 2U);
 
 	/* not for a BAD EV */
 	ev_fail(test, set, 3, true);
@@ -191,7 +220,8 @@ static void mrc_evset_skip_passed_over_once(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mrc_evset_mark(set, 0));
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
 	KUNIT_EXPECT_EQ(test, skipped, 1U);
-	KUNIT_EXPECT_EQ(test, set->evs[0].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
+	KUNIT_EXPECT_EQ(test, skipped, 1U);
 }
 
 static void mrc_evset_fail_replaced_by_spare(struct kunit *test)
@@ -417,9 +447,12 @@ static void mrc_evset_deny_allow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 3);
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], 3);
 
-	/* allowed again: takes its position back; the spare serves 0 */
+	/* allowed again: takes its position back; the spare serves 0; the
+	 * mark it got while DENIED holds: it comes back SKIP
+	 */
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 2));
-	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, set->evs[2].state, MRC_EV_SKIP);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 1);
 	KUNIT_EXPECT_EQ(test, set->act[2], 2);
 	KUNIT_EXPECT_EQ(test, set->act[0], NPOS);
 	KUNIT_EXPECT_EQ(test, set->evs[NPOS].serving, 0);
@@ -564,12 +597,14 @@ static void mrc_evset_count_per_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 1);
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_BAD], 1);
 	KUNIT_EXPECT_EQ(test, n[MRC_EV_DENIED], 2);
-	/* a pick over the SKIP EV makes it GOOD */
+	/* picks over and at the SKIP EV leave it SKIP while it is marked */
 	set->next = 0;
 	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), NPOS);
+	set->next = 0;
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 0);
 	mrc_evset_count(set, n);
-	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 3);
-	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 0);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_GOOD], 2);
+	KUNIT_EXPECT_EQ(test, n[MRC_EV_SKIP], 1);
 }
 
 static void mrc_evset_single_policy(struct kunit *test)
@@ -612,6 +647,7 @@ static void mrc_evset_changes_counted(struct kunit *test)
 	struct evset_fix *f = fix_new(test);
 	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
 	bool replaced;
+	int i;
 
 	KUNIT_EXPECT_EQ(test, set->changes, 0U);
 	pick(set, MRC_EV_NONE);
@@ -620,7 +656,12 @@ static void mrc_evset_changes_counted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->changes, 0U);
 	mrc_evset_mark(set, 1);
 	KUNIT_EXPECT_EQ(test, set->changes, 1U);
-	pick(set, MRC_EV_NONE);		/* passes over 1: GOOD */
+	for (i = 0; i < 1 << (MRC_EV_CE_CLEAN_SHIFT - 1); i++)
+		mrc_evset_unmarked(set, 1);
+	pick(set, MRC_EV_NONE);		/* passes over 1 */
+	KUNIT_EXPECT_EQ(test, set->changes, 1U);
+	set->next = 1;
+	KUNIT_EXPECT_EQ(test, pick(set, MRC_EV_NONE), 1);	/* GOOD */
 	KUNIT_EXPECT_EQ(test, set->changes, 2U);
 	mrc_evset_fail(set, 2, T0, IVL, &replaced);
 	KUNIT_EXPECT_EQ(test, set->changes, 3U);
@@ -738,15 +779,18 @@ static void mrc_evset_marks_weigh_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->evs[1].ce_level, 2);
 	KUNIT_EXPECT_EQ(test, set->evs[1].passes, 3);
 	KUNIT_EXPECT_EQ(test, set->changes, 1U);
-	/* three rounds without 1, then it is back */
+	/* three rounds without 1, then it has a turn, and three more
+	 * rounds without it: a quarter of its share
+	 */
 	for (i = 0; i < 3 * (NPOS - 1); i++)
 		seen[mrc_evset_pick(set, MRC_EV_NONE, &skipped)]++;
 	KUNIT_EXPECT_EQ(test, seen[1], 0U);
 	KUNIT_EXPECT_EQ(test, seen[0], 3U);
 	KUNIT_EXPECT_EQ(test, skipped, 3U);
-	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_GOOD);
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 0);
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick(set, MRC_EV_NONE, &skipped), 1);
+	KUNIT_EXPECT_EQ(test, set->evs[1].state, MRC_EV_SKIP);
+	KUNIT_EXPECT_EQ(test, set->evs[1].passes, 3);
 
 	/* the level is capped */
 	for (i = 0; i < 10; i++)
@@ -754,9 +798,32 @@ static void mrc_evset_marks_weigh_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, MRC_EV_CE_LEVEL_MAX);
 	KUNIT_EXPECT_EQ(test, set->evs[2].passes,
 			(1U << MRC_EV_CE_LEVEL_MAX) - 1);
-	/* unmarked echoes lower it, to zero and no further */
-	for (i = 0; i < MRC_EV_CE_LEVEL_MAX + 2; i++)
+	/* unmarked echoes lower it, by one per 2^(4 - level) of them (at
+	 * least one): the weight grows by about 1/16 per echo
+	 */
+	mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 4);
+	mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 3);
+	mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 3);
+	mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 2);
+	for (i = 0; i < 4; i++)
 		mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 1);
+	for (i = 0; i < 7; i++)
+		mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 1);
+	/* a mark in between starts the count again */
+	mrc_evset_mark(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 2);
+	for (i = 0; i < 3; i++)
+		mrc_evset_unmarked(set, 2);
+	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 2);
+	for (i = 0; i < 1 + 8 + 2; i++)
+		mrc_evset_unmarked(set, 2);
+	/* to zero and no further */
 	KUNIT_EXPECT_EQ(test, set->evs[2].ce_level, 0);
 	/* a mark then counts as the first one */
 	mrc_evset_mark(set, 2);
@@ -772,13 +839,34 @@ static void mrc_evset_marks_weigh_down(struct kunit *test)
 	ev_fail(test, set, NPOS, true);
 	mrc_evset_recycle(set, NPOS, 3000);
 	KUNIT_EXPECT_EQ(test, set->evs[NPOS].ce_level, 0);
+
+	/* delay may ask for more than one step at once, marks do not */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_weigh(set, 0, 4));
+	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 4);
+	KUNIT_EXPECT_EQ(test, set->evs[0].passes, 15);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_weigh(set, 0, 2));
+	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 5);
+	KUNIT_EXPECT_FALSE(test, mrc_evset_weigh(set, 0, 200));
+	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, MRC_EV_CE_LEVEL_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_ev_slow_level(3000, 1000), 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_slow_level(8000, 1000), 3);
+	KUNIT_EXPECT_EQ(test, mrc_ev_slow_level(999, 1000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_slow_level(U32_MAX, 1),
+			MRC_EV_CE_LEVEL_MAX);
+
+	/* a BAD EV weighed down comes back SKIP, its weight as it was */
+	ev_fail(test, set, 0, true);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
+	KUNIT_EXPECT_EQ(test, set->evs[0].state, MRC_EV_SKIP);
+	KUNIT_EXPECT_EQ(test, set->evs[0].passes,
+			(1U << MRC_EV_CE_LEVEL_MAX) - 1);
 }
 
 /* A "spine" that marks every packet it carries: with two of eight EVs on
  * it, it ends up with a small fraction of the packets instead of a
  * quarter, and the rotation still serves every other EV evenly.  A spine
  * that marks half of them keeps more than that, and clearly less than its
- * share (deterministic: 181 per mille).
+ * share.
  */
 static unsigned int marked_share_permille(struct kunit *test, int every)
 {
@@ -810,8 +898,8 @@ static void mrc_evset_marks_move_load(struct kunit *test)
 	unsigned int all = marked_share_permille(test, 1);
 	unsigned int half = marked_share_permille(test, 2);
 
-	/* 2/16 of an even share each: (2/16) / (6 + 2/16) = 20 per mille */
-	KUNIT_EXPECT_LE(test, all, 25U);
+	/* 2/32 of an even share each: (2/32) / (6 + 2/32) = 10 per mille */
+	KUNIT_EXPECT_LE(test, all, 14U);
 	KUNIT_EXPECT_GT(test, half, all);
 	KUNIT_EXPECT_LT(test, half, 200U);
 }
@@ -844,31 +932,38 @@ static void mrc_evset_slow_by_delay(struct kunit *test)
 }
 
 /* Delay weighs like marks: an EV whose every echo is slow ends at
- * MRC_EV_CE_LEVEL_MAX and carries 1/2^that of an even share; once fast
- * again its level falls back one per echo.
+ * MRC_EV_CE_LEVEL_MAX and carries 1/2^that of an even share; its first
+ * slow echo (ten times the connection's RTT) takes it to level 3 at once;
+ * once fast again its level falls back, one step per 2^(4 - level)
+ * echoes.
  */
 static void mrc_evset_slow_weighs_down(struct kunit *test)
 {
 	struct evset_fix *f = fix_new(test);
 	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 6);
 	unsigned int seen[NPOS] = {}, i;
+	bool first = true;
 	u16 e;
 
 	set->evs[0].srtt_us = 50000;
-	for (i = 0; i < 17 * 64; i++) {
+	for (i = 0; i < 33 * 64; i++) {
 		e = pick(set, MRC_EV_NONE);
 		KUNIT_ASSERT_LT(test, e, (u16)NPOS);
 		seen[e]++;
-		if (e == 0 && mrc_ev_slow(&set->evs[e], 50000, 5000))
-			mrc_evset_mark(set, e);
-		else
+		if (e == 0 && mrc_ev_slow(&set->evs[e], 50000, 5000)) {
+			mrc_evset_weigh(set, e, mrc_ev_slow_level(50000, 5000));
+			if (first)
+				KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 3);
+			first = false;
+		} else {
 			mrc_evset_unmarked(set, e);
+		}
 	}
 	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, MRC_EV_CE_LEVEL_MAX);
-	/* about 1/16 of each other's (its first marks weigh less) */
-	KUNIT_EXPECT_LE(test, seen[0] * 12, seen[1]);
+	/* about 1/32 of each other's (its first echoes weigh less) */
+	KUNIT_EXPECT_LE(test, seen[0] * 24, seen[1]);
 	KUNIT_EXPECT_GT(test, seen[0], 0U);
-	for (i = 0; i < MRC_EV_CE_LEVEL_MAX; i++)
+	for (i = 0; i < 16; i++)
 		mrc_evset_unmarked(set, 0);
 	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 0);
 }

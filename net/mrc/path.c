@@ -115,16 +115,17 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 }
 
 /**
- * mrc_ev_mark() - a packet sent on an EV shows that its path queues
+ * mrc_ev_weigh() - a packet sent on an EV shows that its path queues
  * @sk: the connection, locked
  * @evi: the slot
  * @why: MRC_MIB_EV_SKIP_CE (a CE mark) or MRC_MIB_EV_SKIP_DELAY (slow)
+ * @level: the level its delay calls for, 0 for a mark
  *
- * The EV is weighed down (mrc_evset_mark()); a GOOD one goes SKIP.
+ * The EV is weighed down (mrc_evset_weigh()); a GOOD one goes SKIP.
  */
-void mrc_ev_mark(struct sock *sk, u16 evi, enum mrc_mib_field why)
+void mrc_ev_weigh(struct sock *sk, u16 evi, enum mrc_mib_field why, u8 level)
 {
-	if (!mrc_evset_mark(&mrc_sk(sk)->evset, evi))
+	if (!mrc_evset_weigh(&mrc_sk(sk)->evset, evi, level))
 		return;
 	MRC_INC_STATS(mrc_sk_pernet(sk), why);
 	mrc_ev_changed(sk, evi, MRC_EV_GOOD, why == MRC_MIB_EV_SKIP_CE ?

@@ -670,7 +670,7 @@ u16 mrc_ev_pick(struct sock *sk, u16 avoid);
 void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		 enum mrc_mib_field why_pkt);
 void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why);
-void mrc_ev_mark(struct sock *sk, u16 evi, enum mrc_mib_field why);
+void mrc_ev_weigh(struct sock *sk, u16 evi, enum mrc_mib_field why, u8 level);
 void mrc_ev_deny(struct sock *sk, u16 evi);
 void mrc_ev_probe_due(struct sock *sk, u64 now);
 void mrc_ev_answered(struct sock *sk, u16 evi, u64 sent_ns);

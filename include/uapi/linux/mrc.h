@@ -390,8 +390,9 @@ enum mrc_path_attr {
 	MRC_A_PATH_PORT_MAX,		/* u16 (PATH_SET) */
 	MRC_A_PATH_CAUSE,		/* u8: enum mrc_path_cause (events) */
 	MRC_A_PATH_OLD_STATE,		/* u8: enum mrc_ev_state (events) */
-	MRC_A_PATH_CE_LEVEL,		/* u8: how heavily CE marks weigh it
-					 * down (0 to 4)
+	MRC_A_PATH_CE_LEVEL,		/* u8: how heavily CE marks and delay
+					 * weigh it down (0 to 5): it takes
+					 * one data turn in 2^level
 					 */
 	MRC_A_PATH_ACKS,		/* u64: ACKs and probe answers sent
 					 * on it
