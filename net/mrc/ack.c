@@ -472,10 +472,16 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			   mrc_late_echo(msk, e, mrc_cb(rskb)->prev_evi) &&
 			   (s32)(e->tsval - sent_us) < 0) {
 			/* an earlier transmission arrived, before or after
-			 * the last one: the packet was late, not lost
+			 * the last one: the packet was late, not lost (or,
+			 * sent again while a slow path held it, as expected)
 			 */
-			mrc_spurious(sk, e->psn, mrc_cb(rskb)->prev_evi,
-				     sent_us, e->tsval, now);
+			if (mrc_cb(rskb)->flags & MRC_CB_RESCUE)
+				mrc_ev_late(sk, mrc_cb(rskb)->prev_evi,
+					    mrc_now_us32() - e->tsval);
+			else
+				mrc_spurious(sk, e->psn,
+					     mrc_cb(rskb)->prev_evi, sent_us,
+					     e->tsval, now);
 			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
 		}
 	} else if (mrc_psn_before(e->psn, msk->snd_una) &&

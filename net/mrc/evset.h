@@ -242,6 +242,41 @@ static inline u16 mrc_evset_pick(struct mrc_evset *set, u16 avoid,
 }
 
 /**
+ * mrc_evset_pick_known() - an EV for a retransmission: one known to be fast
+ * @set: the set
+ * @avoid: the slot the packet's last transmission took
+ * @lim_us: the RTT above which an EV's estimate is too slow (as
+ *          mrc_ev_slow() judges)
+ *
+ * The next position of the data rotation whose EV is GOOD, has an RTT
+ * estimate and that estimate is at most @lim_us: a packet that was late or
+ * lost once should not go through a path nobody has heard from, which may
+ * be the slow one (every EV of a connection is unknown until its first
+ * echo; a slow spine's queue holds its first packets for many round
+ * trips).  The rotation moves on as for data; no SKIP EV gives up a turn.
+ *
+ * Return: the slot, or MRC_EV_NONE when no such EV serves a position.
+ */
+static inline u16 mrc_evset_pick_known(struct mrc_evset *set, u16 avoid,
+				       u32 lim_us)
+{
+	u16 n, p = set->next, e;
+
+	for (n = 0; n < set->nr_pos; n++) {
+		e = set->act[p];
+		if (++p >= set->nr_pos)
+			p = 0;
+		if (e == MRC_EV_NONE || e == avoid ||
+		    set->evs[e].state != MRC_EV_GOOD ||
+		    !set->evs[e].srtt_us || set->evs[e].srtt_us > lim_us)
+			continue;
+		set->next = p;
+		return e;
+	}
+	return MRC_EV_NONE;
+}
+
+/**
  * mrc_evset_reps_clean() - policy reps: a packet came back clean on an EV
  * @set: the set
  * @e: the slot: its packet was echoed in time, not marked, not slow
@@ -705,6 +740,14 @@ static inline void mrc_ev_rtt_sample(struct mrc_ev *ev, u32 rtt_us)
 		ev->srtt_us = ev->srtt_us - (ev->srtt_us >> 3) + (rtt_us >> 3);
 }
 
+/* The RTT above which an EV is slow (mrc_ev_slow()): twice the
+ * connection's, and MRC_EV_SLOW_MIN_US more at least.
+ */
+static inline u32 mrc_ev_slow_lim(u32 conn_srtt_us)
+{
+	return max_t(u32, 2 * conn_srtt_us, conn_srtt_us + MRC_EV_SLOW_MIN_US);
+}
+
 /**
  * mrc_ev_slow() - does an EV's path queue where the others' do not?
  * @ev: the EV, its RTT estimate updated with @rtt_us
@@ -725,11 +768,10 @@ static inline void mrc_ev_rtt_sample(struct mrc_ev *ev, u32 rtt_us)
 static inline bool mrc_ev_slow(const struct mrc_ev *ev, u32 rtt_us,
 			       u32 conn_srtt_us)
 {
-	u32 lim;
+	u32 lim = mrc_ev_slow_lim(conn_srtt_us);
 
 	if (!conn_srtt_us)
 		return false;
-	lim = max_t(u32, 2 * conn_srtt_us, conn_srtt_us + MRC_EV_SLOW_MIN_US);
 	return rtt_us > lim && ev->srtt_us > lim;
 }
 

@@ -968,6 +968,42 @@ static void mrc_evset_slow_weighs_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->evs[0].ce_level, 0);
 }
 
+/* A retransmission goes on a GOOD EV whose estimate is known and fast:
+ * not on one nobody has heard from, a weighed-down one, a slow one or the
+ * one it took last; none such, none returned.
+ */
+static void mrc_evset_retrans_known_fast(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
+	u16 e;
+	int i;
+
+	/* nobody heard from yet */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_known(set, MRC_EV_NONE, 2000),
+			MRC_EV_NONE);
+	set->evs[0].srtt_us = 900;	/* fast, but the one to avoid */
+	set->evs[1].srtt_us = 5000;	/* slow */
+	set->evs[2].srtt_us = 800;	/* fast, weighed down */
+	mrc_evset_mark(set, 2);
+	set->evs[3].srtt_us = 1000;	/* fast */
+	for (i = 0; i < 2 * NPOS; i++) {
+		e = mrc_evset_pick_known(set, 0, 2000);
+		KUNIT_EXPECT_EQ(test, e, 3);
+	}
+	/* the rotation moved on; it still serves data evenly from there */
+	KUNIT_EXPECT_EQ(test, set->next, 0);
+	/* without an avoided one, both fast GOOD EVs take turns */
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_known(set, MRC_EV_NONE, 2000), 0);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_known(set, MRC_EV_NONE, 2000), 3);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_known(set, MRC_EV_NONE, 2000), 0);
+	/* the SKIP EV gave up no turn */
+	KUNIT_EXPECT_EQ(test, set->evs[2].passes, 1);
+	/* a BAD one is not known to be fast any more */
+	ev_fail(test, set, 3, true);
+	KUNIT_EXPECT_EQ(test, mrc_evset_pick_known(set, 0, 2000), MRC_EV_NONE);
+}
+
 static u16 pick_reps(struct mrc_evset *set, u16 avoid, u64 now)
 {
 	u32 skipped = 0;
@@ -1096,6 +1132,7 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_marks_move_load),
 	KUNIT_CASE(mrc_evset_slow_by_delay),
 	KUNIT_CASE(mrc_evset_slow_weighs_down),
+	KUNIT_CASE(mrc_evset_retrans_known_fast),
 	KUNIT_CASE(mrc_evset_spare_known_first),
 	KUNIT_CASE(mrc_evset_reps_reuses_clean),
 	KUNIT_CASE(mrc_evset_reps_drops_stale),

@@ -656,6 +656,56 @@ static struct sk_buff *mrc_first_lost(struct sock *sk)
 }
 
 /**
+ * mrc_rescue_head() - send the oldest packet again if a slow path holds it
+ * @sk: the connection, locked
+ *
+ * Called when the peer's receive window or the PSN window stops new data:
+ * both are held by the oldest unacknowledged packet.  When that packet is
+ * still in flight on an EV whose path is slow (weighed down, or its RTT
+ * estimate over mrc_ev_slow_lim()) and it has been out for longer than
+ * the connection's RTT, or on an EV not heard from yet and it has been out
+ * for longer than that limit, it goes again now, once, on an EV
+ * known to be fast (mrc_ev_pick()): its copy through the slow path may
+ * take many round trips (its queue), and the connection would wait for
+ * it.  This is MPTCP's opportunistic retransmission.  It is not a loss:
+ * no EV goes BAD, the window is not cut, and the late copy's echo is only
+ * a delay sample of its EV.
+ */
+static void mrc_rescue_head(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *skb;
+	struct mrc_skb_cb *cb;
+	u32 lim, wait_us;
+	struct mrc_ev *ev;
+
+	if (msk->snd_una == msk->snd_nxt || !msk->srtt_us)
+		return;
+	skb = msk->rtx[msk->snd_una % MRC_WIN_PKTS];
+	if (!skb)
+		return;
+	cb = mrc_cb(skb);
+	if (!(cb->flags & MRC_CB_IN_FLIGHT) || cb->tx_count != 1)
+		return;
+	ev = &msk->evset.evs[cb->evi];
+	lim = mrc_ev_slow_lim(msk->srtt_us);
+	if (ev->state == MRC_EV_GOOD && ev->srtt_us && ev->srtt_us <= lim)
+		return;
+	/* known slow: as soon as a fast path would have delivered it;
+	 * unknown: once it is as late as a slow path would make it
+	 */
+	if (ev->state == MRC_EV_GOOD && !ev->srtt_us)
+		wait_us = lim;
+	else
+		wait_us = msk->srtt_us;
+	if (mrc_now_ns() - cb->sent_ns < (u64)wait_us * NSEC_PER_USEC)
+		return;
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RETRANS_RESCUE);
+	cb->flags |= MRC_CB_RESCUE;
+	mrc_xmit_data(sk, skb);
+}
+
+/**
  * mrc_push() - transmit what the windows allow
  * @sk: the connection, locked
  *
@@ -688,8 +738,10 @@ void mrc_push(struct sock *sk)
 	}
 
 	while ((skb = skb_peek(&sk->sk_write_queue))) {
-		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS)
+		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS) {
+			mrc_rescue_head(sk);
 			break;
+		}
 		if (msk->in_flight >= msk->cc.cwnd || n++ >= MRC_BURST_PKTS)
 			break;
 		/* The peer's window, with one exception: when nothing is in
@@ -702,6 +754,8 @@ void mrc_push(struct sock *sk)
 				/* zero window: the timer probes */
 				MRC_INC_STATS(mrc_sk_pernet(sk),
 					      MRC_MIB_ZERO_WINDOW);
+			else
+				mrc_rescue_head(sk);
 			break;
 		}
 		__skb_unlink(skb, &sk->sk_write_queue);

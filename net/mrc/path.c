@@ -42,7 +42,11 @@ static u64 mrc_probe_interval_ns(struct sock *sk)
 /**
  * mrc_ev_pick() - the EV for the next data packet
  * @sk: the connection, locked, its EV set allocated
- * @avoid: a slot not to use if another is usable, or MRC_EV_NONE
+ * @avoid: for a retransmission, the slot its last transmission took (not
+ *         used if another is usable); MRC_EV_NONE for a first one
+ *
+ * A retransmission goes on an EV known to be fast if one serves a position
+ * (mrc_evset_pick_known()), otherwise as data does.
  *
  * Return: a slot.  When no EV is usable a BAD one is used (counted): a
  * path may have come back before its probe says so.
@@ -55,6 +59,13 @@ u16 mrc_ev_pick(struct sock *sk, u16 avoid)
 	u32 skipped = 0;
 	u16 e;
 
+	if (avoid != MRC_EV_NONE && msk->srtt_us) {
+		/* a retransmission: through a path known to be fast */
+		e = mrc_evset_pick_known(set, avoid,
+					 mrc_ev_slow_lim(msk->srtt_us));
+		if (e != MRC_EV_NONE)
+			return e;
+	}
 	if (msk->ev_policy == MRC_EV_POLICY_REPS) {
 		bool reused;
 

@@ -97,6 +97,7 @@ struct mrc_skb_cb {
 #define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
 #define MRC_CB_REPORT	0x40	/* carries a report of a lost ACK */
+#define MRC_CB_RESCUE	0x80	/* sent again while a slow path held it */
 #define MRC_CB_STATE	(MRC_CB_SACKED | MRC_CB_LOST | MRC_CB_IN_FLIGHT)
 
 static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)

@@ -82,6 +82,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EV_SKIP_DELAY]	= "ev_skip_delay",
 	[MRC_A_STATS_EV_SWEEP]		= "ev_sweep",
 	[MRC_A_STATS_EV_REUSED]		= "ev_reused",
+	[MRC_A_STATS_RETRANS_RESCUE]	= "retrans_rescue",
 };
 
 static void stats_usage(FILE *f)
