@@ -57,6 +57,9 @@ void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 		msk->lost_cnt--;
 	}
 	cb->flags = (cb->flags & ~MRC_CB_STATE) | state;
+	/* to go again as lost: an earlier copy's echo is then spurious */
+	if (state == MRC_CB_LOST)
+		cb->flags &= ~MRC_CB_RESCUE;
 	/* the peer has it, or it is gone: so is the report it carried */
 	if ((cb->flags & MRC_CB_REPORT) && !(state & ~MRC_CB_SACKED)) {
 		cb->flags &= ~MRC_CB_REPORT;
@@ -213,6 +216,7 @@ static void mrc_late_note(struct mrc_sock *msk, const struct mrc_skb_cb *cb)
 	l->psn = cb->psn;
 	l->tsval = (u32)div_u64(cb->sent_ns, NSEC_PER_USEC);
 	l->evi = cb->prev_evi;
+	l->rescue = cb->flags & MRC_CB_RESCUE;
 }
 
 /* Does the ACK echo a data packet that came on EV @evi (the EV of the
@@ -277,6 +281,19 @@ static void mrc_spurious(struct sock *sk, u32 psn, u16 evi, u32 last_us,
 		MRC_INC_STATS(mn, MRC_MIB_CC_UNDO);
 		mrc_trace_cwnd(sk);
 	}
+}
+
+/* An earlier transmission of packet @psn than its last (at @last_us) on
+ * EV @evi arrived: late, or, for a packet rescued from a slow path
+ * (mrc_rescue_head()), the copy that was expected to come last.
+ */
+static void mrc_late_arrived(struct sock *sk, u32 psn, u16 evi, bool rescue,
+			     u32 last_us, u32 tsval, u64 now)
+{
+	if (rescue)
+		mrc_ev_late(sk, evi, mrc_now_us32() - tsval);
+	else
+		mrc_spurious(sk, psn, evi, last_us, tsval, now);
 }
 
 /* The peer has @skb (by SACK or echo) but not cumulatively yet. */
@@ -475,13 +492,9 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			 * the last one: the packet was late, not lost (or,
 			 * sent again while a slow path held it, as expected)
 			 */
-			if (mrc_cb(rskb)->flags & MRC_CB_RESCUE)
-				mrc_ev_late(sk, mrc_cb(rskb)->prev_evi,
-					    mrc_now_us32() - e->tsval);
-			else
-				mrc_spurious(sk, e->psn,
-					     mrc_cb(rskb)->prev_evi, sent_us,
-					     e->tsval, now);
+			mrc_late_arrived(sk, e->psn, mrc_cb(rskb)->prev_evi,
+					 mrc_cb(rskb)->flags & MRC_CB_RESCUE,
+					 sent_us, e->tsval, now);
 			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
 		}
 	} else if (mrc_psn_before(e->psn, msk->snd_una) &&
@@ -493,8 +506,8 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 		 */
 		if (l->psn == e->psn && mrc_late_echo(msk, e, l->evi) &&
 		    (s32)(e->tsval - l->tsval) < 0) {
-			mrc_spurious(sk, e->psn, l->evi, l->tsval, e->tsval,
-				     now);
+			mrc_late_arrived(sk, e->psn, l->evi, l->rescue,
+					 l->tsval, e->tsval, now);
 			l->evi = MRC_EV_NONE;
 		}
 	}

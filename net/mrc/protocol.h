@@ -295,6 +295,7 @@ struct mrc_sock {
 		u32		psn;
 		u32		tsval;	/* of the last transmission */
 		u16		evi;	/* of the one before it */
+		bool		rescue;	/* that one was rescued */
 	} late[MRC_LATE_PKTS];
 	u64			last_ack_ns;
 	u64			last_rcv_ns;
