@@ -35,7 +35,23 @@ int mrc_conn_table_init(struct mrc_net *mn)
 	spin_lock_init(&mn->ports_lock);
 	for (i = 0; i < ARRAY_SIZE(mn->ports); i++)
 		INIT_HLIST_HEAD(&mn->ports[i]);
+	spin_lock_init(&mn->conns_lock);
+	mn->conns_by_id = RB_ROOT;
 	return rhashtable_init(&mn->conns, &mrc_conn_params);
+}
+
+static bool mrc_conn_id_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct mrc_sock, id_node)->local_cid <
+	       rb_entry(b, struct mrc_sock, id_node)->local_cid;
+}
+
+/* A connection just hashed under its id joins the tree in id order. */
+static void mrc_conn_id_add(struct mrc_net *mn, struct mrc_sock *msk)
+{
+	spin_lock_bh(&mn->conns_lock);
+	rb_add(&msk->id_node, &mn->conns_by_id, mrc_conn_id_less);
+	spin_unlock_bh(&mn->conns_lock);
 }
 
 /**
@@ -70,20 +86,25 @@ int mrc_conn_hash(struct sock *sk)
 	}
 	if (err)
 		msk->local_cid = 0;
+	else
+		mrc_conn_id_add(mn, msk);
 	return err;
 }
 
 /* Make a connection findable under a chosen id; -EEXIST if it is taken. */
 static int mrc_conn_hash_cid(struct sock *sk, u32 cid)
 {
+	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	int err;
 
 	msk->local_cid = cid;
-	err = rhashtable_lookup_insert_fast(&mrc_sk_pernet(sk)->conns,
-					    &msk->node, mrc_conn_params);
+	err = rhashtable_lookup_insert_fast(&mn->conns, &msk->node,
+					    mrc_conn_params);
 	if (err)
 		msk->local_cid = 0;
+	else
+		mrc_conn_id_add(mn, msk);
 	return err;
 }
 
@@ -93,16 +114,19 @@ static int mrc_conn_hash_cid(struct sock *sk, u32 cid)
  */
 void mrc_conn_unhash(struct sock *sk)
 {
+	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 
 	if (!msk->local_cid)
 		return;
 	/* first, so that no copy of its CONFIRM finds neither */
 	if (msk->cookie_end_ns > mrc_now_ns())
-		mrc_recent_add(mrc_sk_pernet(sk), msk->local_cid,
+		mrc_recent_add(mn, msk->local_cid,
 			       msk->cookie_end_ns);
-	rhashtable_remove_fast(&mrc_sk_pernet(sk)->conns, &msk->node,
-			       mrc_conn_params);
+	spin_lock_bh(&mn->conns_lock);
+	rb_erase(&msk->id_node, &mn->conns_by_id);
+	spin_unlock_bh(&mn->conns_lock);
+	rhashtable_remove_fast(&mn->conns, &msk->node, mrc_conn_params);
 	msk->local_cid = 0;
 }
 
@@ -133,72 +157,50 @@ struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid)
  * mrc_conn_collect() - take references on the next connections by id
  * @mn: the namespace's mrc state
  * @from: the lowest connection id to collect, 0 at first; set to where
- *        the next batch starts (the last id seen plus one), or past every
+ *        the next batch starts (the next id in the table), or past every
  *        id (MRC_CONN_COLLECT_END) when none is left
  * @socks: filled with up to @max connections of ids at least @from, the
  *         lowest ones in ascending order, each with a reference held
- * @max: room in @socks, at most MRC_CONN_COLLECT_MAX
+ * @max: room in @socks
  *
  * For dumps and for changes to every connection: the caller may sleep
  * (lock_sock) on what it collected and resume at the next id.  Resuming
- * by id, not by position in the table, a walk in batches sees every
- * connection that exists throughout exactly once, whatever comes, goes or
- * resizes the table in between (a table walk may see one twice after a
- * resize: the id order drops that).  Each batch walks the whole table:
- * a dump of n connections costs n * n / @max steps.  Process context.
+ * by id, not by position, a walk in batches sees every connection that
+ * exists throughout exactly once, whatever comes or goes in between.
+ * Each batch costs O(log n + @max) under conns_lock: a walk over n
+ * connections, O(n).  Process context.
  *
  * Return: how many were collected (connections going away are not).
  */
 int mrc_conn_collect(struct mrc_net *mn, u64 *from, struct sock **socks,
 		     int max)
 {
-	struct mrc_sock *found[MRC_CONN_COLLECT_MAX];
-	u32 ids[MRC_CONN_COLLECT_MAX];	/* theirs when seen */
-	struct rhashtable_iter iter;
+	struct rb_node *node, *next = NULL;
 	struct mrc_sock *msk;
-	int n = 0, i, k;
+	int n = 0;
 
-	if (WARN_ON_ONCE(max > MRC_CONN_COLLECT_MAX))
-		max = MRC_CONN_COLLECT_MAX;
-	rhashtable_walk_enter(&mn->conns, &iter);
-	rhashtable_walk_start(&iter);
-	for (;;) {
-		u32 cid;
-
-		msk = rhashtable_walk_next(&iter);
-		if (IS_ERR(msk)) {
-			if (PTR_ERR(msk) == -EAGAIN)	/* resized: go on */
-				continue;
-			break;
+	if (*from >= MRC_CONN_COLLECT_END)
+		return 0;
+	spin_lock_bh(&mn->conns_lock);
+	/* the first id at least @from */
+	for (node = mn->conns_by_id.rb_node; node;) {
+		msk = rb_entry(node, struct mrc_sock, id_node);
+		if (msk->local_cid < *from) {
+			node = node->rb_right;
+		} else {
+			next = node;
+			node = node->rb_left;
 		}
-		if (!msk)
-			break;
-		/* one unhashed under us reads 0: below any cursor */
-		cid = READ_ONCE(msk->local_cid);
-		if (!cid || cid < *from || (n == max && cid >= ids[n - 1]))
-			continue;
-		/* insertion in id order; a second sighting is dropped */
-		for (i = n; i > 0 && ids[i - 1] > cid; i--)
-			;
-		if (i > 0 && ids[i - 1] == cid)
-			continue;
-		if (n < max)
-			n++;
-		for (k = n - 1; k > i; k--) {
-			found[k] = found[k - 1];
-			ids[k] = ids[k - 1];
-		}
-		found[i] = msk;
-		ids[i] = cid;
 	}
-	/* still in the walk's RCU section: the sockets are there */
-	*from = n == max ? (u64)ids[n - 1] + 1 : MRC_CONN_COLLECT_END;
-	for (i = 0, k = 0; i < n; i++)
-		if (refcount_inc_not_zero(&found[i]->inet.sk.sk_refcnt))
-			socks[k++] = &found[i]->inet.sk;
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
-	return k;
+	for (node = next; node && n < max; node = rb_next(node)) {
+		msk = rb_entry(node, struct mrc_sock, id_node);
+		if (refcount_inc_not_zero(&msk->inet.sk.sk_refcnt))
+			socks[n++] = &msk->inet.sk;
+	}
+	*from = node ? rb_entry(node, struct mrc_sock, id_node)->local_cid :
+		       MRC_CONN_COLLECT_END;
+	spin_unlock_bh(&mn->conns_lock);
+	return n;
 }
 
 static struct hlist_head *mrc_port_bucket(struct mrc_net *mn, u16 port)

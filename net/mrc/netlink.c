@@ -320,7 +320,7 @@ static int mrc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Batch of connections a dump or a change works on at a time. */
-#define MRC_NL_BATCH	MRC_CONN_COLLECT_MAX
+#define MRC_NL_BATCH	32
 
 /* A dump's state in cb->ctx.  Who asked is fixed when the dump starts, in
  * the task that sent the request: the later parts of a dump run in
@@ -484,10 +484,15 @@ static int mrc_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	bool ids;
 	u32 cid;
 
+	if (only && ctx->pos < nla_get_u32(only))
+		ctx->pos = nla_get_u32(only);	/* no lower id is listed */
 	while (!err && ctx->pos < MRC_CONN_COLLECT_END) {
 		next = ctx->pos;
 		done = ctx->pos;	/* below it, all are listed */
-		n = mrc_conn_collect(mn, &next, socks, MRC_NL_BATCH);
+		n = mrc_conn_collect(mn, &next, socks,
+				     only ? 1 : MRC_NL_BATCH);
+		if (only)
+			next = MRC_CONN_COLLECT_END;	/* nor any higher */
 		for (i = 0; i < n; i++) {
 			struct sock *sk = socks[i];
 

@@ -124,6 +124,7 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @opt_ev_policy: MRC_EV_POLICY plus one, 0 for the namespace's setting
  * @opt_cc: MRC_CC plus one, 0 for the namespace's setting
  * @node: in the namespace's connection table, keyed by @local_cid (RCU)
+ * @id_node: in the namespace's tree of connections in @local_cid order
  * @port_node: in the namespace's port table (bound sockets, listeners)
  * @local_cid: our connection id, 0 until the connection is hashed
  * @peer_cid: the peer's connection id
@@ -257,6 +258,7 @@ struct mrc_sock {
 	u8			opt_cc;
 
 	struct rhash_head	node;
+	struct rb_node		id_node;
 	struct hlist_node	port_node;
 	u32			local_cid;
 	u32			peer_cid;
@@ -426,6 +428,9 @@ struct mrc_settings {
  *         the kernel has no IPv6; as @sock4
  * @port: UDP encapsulation port, host order
  * @conns: connections by local cid (RCU lookups from softirq)
+ * @conns_lock: protects @conns_by_id (BH-safe)
+ * @conns_by_id: the same connections in ascending order of local cid, for
+ *               walks that resume at an id (mrc_conn_collect())
  * @ports_lock: protects @ports (BH-safe)
  * @ports: bound mrc ports, RCU lookups from softirq
  * @cid_key: key of the listeners' cookies (mrc_cookie())
@@ -454,6 +459,8 @@ struct mrc_net {
 	struct socket __rcu	*sock6;
 	u16			port;
 	struct rhashtable	conns;
+	spinlock_t		conns_lock;	/* see above */
+	struct rb_root		conns_by_id;
 	spinlock_t		ports_lock;	/* see above */
 	struct hlist_head	ports[256];
 	siphash_key_t		cid_key;
@@ -578,8 +585,7 @@ void mrc_conn_table_destroy(struct mrc_net *mn);
 int mrc_conn_hash(struct sock *sk);
 void mrc_conn_unhash(struct sock *sk);
 struct sock *mrc_conn_lookup(struct mrc_net *mn, u32 cid);
-/* mrc_conn_collect(): batches of at most this many; the cursor's end */
-#define MRC_CONN_COLLECT_MAX	32
+/* mrc_conn_collect(): the cursor past every id */
 #define MRC_CONN_COLLECT_END	BIT_ULL(32)
 int mrc_conn_collect(struct mrc_net *mn, u64 *from, struct sock **socks,
 		     int max);
