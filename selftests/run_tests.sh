@@ -19,6 +19,7 @@ fail=0
 for t in "${tests[@]}"; do
 	t=$(basename "$t")
 	echo "# running $t"
+	t0=$SECONDS
 	out=$(mktemp)
 	timeout "${timeout:-600}" "$dir/$t" >"$out" 2>&1
 	rc=$?
@@ -39,6 +40,7 @@ for t in "${tests[@]}"; do
 		esac
 	done <"$out"
 	rm -f "$out"
+	echo "# $t took $((SECONDS - t0)) s"
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$fail" -eq 0 ] ||
 	   [ "$checks" -eq 0 ]; then
 		n=$((n + 1)); fail=$((fail + 1))
