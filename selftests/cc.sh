@@ -407,15 +407,6 @@ part_1() {
 	plain_link "$MRC_LEAF1" l1-s1
 }
 
-# uplink_bytes: the bytes leaf 1 sent on each uplink, in spine order.
-uplink_bytes() {
-	ip -n "$MRC_LEAF1" -j -s link show |
-		jq -r 'map(select(.ifname | startswith("l1-s")) |
-			   {s: (.ifname | ltrimstr("l1-s") | tonumber),
-			    n: .stats64.tx.bytes}) |
-		       sort_by(.s) | map(.n | tostring) | join(" ")'
-}
-
 # bad_evs: the ports of the BAD EVs of the connection from $MRC_FH1.
 bad_evs() {
 	mrc -n "$MRC_FH1" -j path show cid "$(mrc_conn_cid "$MRC_FH1")" |
@@ -451,9 +442,9 @@ bad_twice() {
 # packets (0.7 and 0.85 % in that run, 1.5 and 2.6 % before).
 slow25() {
 	local name=$1 bb ba s d=() total=0 sp out
-	read -ra bb <<<"$(uplink_bytes)"
+	read -ra bb <<<"$(mrc_fabric_uplinks_tx 1 bytes)"
 	bulk_goodput "$name" bad_twice
-	read -ra ba <<<"$(uplink_bytes)"
+	read -ra ba <<<"$(mrc_fabric_uplinks_tx 1 bytes)"
 	for s in $(seq "$NSPINES"); do
 		d[s]=$((ba[s - 1] - bb[s - 1]))
 		total=$((total + d[s]))

@@ -666,14 +666,14 @@ mrc_fabric_uplink_tx() {
 		jq '.[0].stats64.tx.packets'
 }
 
-# mrc_fabric_uplinks_tx L: the same for every uplink of leaf L, in spine
-# order, on one line.
+# mrc_fabric_uplinks_tx L [packets|bytes]: the same for every uplink of
+# leaf L, in spine order, on one line; packets, or bytes.
 mrc_fabric_uplinks_tx() {
 	ip -n "${MRC_LEAF[$1]}" -j -s link show |
-		jq -r --arg p "l$1-s" '
+		jq -r --arg p "l$1-s" --arg what "${2:-packets}" '
 			map(select(.ifname | startswith($p)) |
 			    {s: (.ifname | ltrimstr($p) | tonumber),
-			     n: .stats64.tx.packets}) |
+			     n: .stats64.tx[$what]}) |
 			sort_by(.s) | map(.n | tostring) | join(" ")'
 }
 
