@@ -195,6 +195,26 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		mrc_trace_cwnd(sk);
 }
 
+/**
+ * mrc_xmit_dropped() - our own stack dropped a transmission of a packet
+ * @sk: the connection, locked
+ * @skb: the packet in the retransmission ring, just put in flight
+ *
+ * It never left (a full qdisc, a firewall rule): it is lost at once and
+ * goes again with the next retransmissions, and its EV is not blamed.
+ * The window is cut as for a loss, once a round, as TCP's is when its
+ * qdisc refuses a packet: the queue that overflowed is ours.
+ */
+void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+
+	mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
+	if (mrc_cc_on_loss(&msk->cc, msk->snd_nxt, cb->psn))
+		mrc_trace_cwnd(sk);
+}
+
 /* One packet an ACK echoes: the one in its header (flags MRC_F_CE,
  * MRC_F_PROBE, MRC_F_DROP of the common header) or one of its extra
  * echoes (the same flags, from MRC_ECHO_F_*).

@@ -7,6 +7,7 @@
 #include <linux/udp.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -26,8 +27,102 @@ struct mrc_flow {
 	int		oif;
 };
 
-/* Send an skb (mrc header already pushed) on @fl in namespace @net.
- * Consumes @skb.  Any context.
+/* The UDP header, in front of the mrc header. */
+static void mrc_push_udp(struct sk_buff *skb, const struct mrc_flow *fl)
+{
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(fl->sport);
+	uh->dest = htons(fl->dport);
+	uh->len = htons(skb->len);
+}
+
+/* What ip_local_out() or ip6_local_out() said, as mrc_tunnel_xmit()
+ * returns it: a drop in our own stack (a full qdisc, a firewall rule) is
+ * -ENOBUFS, congestion notified by a qdisc that took the packet is 0.
+ */
+static int mrc_local_out_err(struct mrc_net *mn, int err)
+{
+	if (likely(!net_xmit_eval(err)))
+		return 0;
+	MRC_INC_STATS(mn, MRC_MIB_OUT_DROPPED);
+	return -ENOBUFS;
+}
+
+/* IPv4: as udp_tunnel_xmit_skb(), which does not say whether the packet
+ * left; rcu_read_lock held.
+ */
+static int mrc_udp4_out(struct net *net, struct sock *tsk,
+			struct sk_buff *skb, struct rtable *rt,
+			const struct flowi4 *fl4, const struct mrc_flow *fl,
+			u8 tos)
+{
+	struct iphdr *iph;
+
+	mrc_push_udp(skb, fl);
+	udp_set_csum(false, skb, fl4->saddr, fl4->daddr, skb->len);
+	skb_scrub_packet(skb, false);
+	skb->mark = 0;
+	skb_dst_set(skb, &rt->dst);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->frag_off = ip_mtu_locked(&rt->dst) ? 0 : htons(IP_DF);
+	iph->protocol = IPPROTO_UDP;
+	iph->tos = tos;
+	iph->daddr = fl4->daddr;
+	iph->saddr = fl4->saddr;
+	iph->ttl = ip4_dst_hoplimit(&rt->dst);
+	__ip_select_ident(net, iph, 1);
+	return ip_local_out(net, tsk, skb);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+/* IPv6: as udp_tunnel6_xmit_skb(); rcu_read_lock held. */
+static int mrc_udp6_out(struct net *net, struct sock *tsk,
+			struct sk_buff *skb, struct dst_entry *dst,
+			const struct flowi6 *fl6, const struct mrc_flow *fl,
+			u8 tos)
+{
+	struct ipv6hdr *ip6h;
+
+	mrc_push_udp(skb, fl);
+	skb_dst_set(skb, dst);
+	udp6_set_csum(false, skb, &fl6->saddr, &fl6->daddr, skb->len);
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, tos, fl6->flowlabel);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = ip6_dst_hoplimit(dst);
+	ip6h->daddr = fl6->daddr;
+	ip6h->saddr = fl6->saddr;
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	return ip6_local_out(net, tsk, skb);
+}
+#endif
+
+/**
+ * mrc_tunnel_xmit() - send a packet over UDP
+ * @net: the namespace
+ * @skb: the packet, its mrc header pushed; consumed
+ * @fl: where to, from which entropy value
+ * @tos: the ECN bits (and DSCP) of the outer header
+ *
+ * mrc builds the UDP and IP headers itself rather than through
+ * udp_tunnel_xmit_skb(), whose callers cannot tell a packet that left
+ * from one our own stack dropped.  Any context.
+ *
+ * Return: 0 when the packet left; -ENOBUFS when our stack dropped it
+ * (out_dropped); another negative errno when there was no route or no
+ * tunnel socket (out_noroute).
  */
 static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			   const struct mrc_flow *fl, u8 tos)
@@ -56,12 +151,7 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			err = PTR_ERR(rt);
 			goto drop;
 		}
-		skb->mark = 0;
-		udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
-				    tos, ip4_dst_hoplimit(&rt->dst),
-				    htons(IP_DF), htons(fl->sport),
-				    htons(fl->dport), false, false);
-		err = 0;
+		err = mrc_udp4_out(net, sock->sk, skb, rt, &fl4, fl, tos);
 #if IS_ENABLED(CONFIG_IPV6)
 	} else {
 		struct flowi6 fl6 = {
@@ -73,34 +163,22 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			.fl6_dport = htons(fl->dport),
 		};
 		struct dst_entry *dst;
-		__be32 label;
 
 		sock = rcu_dereference(mn->sock6);
 		if (!sock)
 			goto drop;
 		/* the flow label carries the entropy value too */
-		label = htonl(fl->sport) & IPV6_FLOWLABEL_MASK;
-		fl6.flowlabel = label;
+		fl6.flowlabel = htonl(fl->sport) & IPV6_FLOWLABEL_MASK;
 		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
 		if (IS_ERR(dst)) {
 			err = PTR_ERR(dst);
 			goto drop;
 		}
-		/* No device: mrc has no tunnel netdevice, and the tunnel
-		 * code counts into dev->tstats, which the output device
-		 * (loopback, veth: pcpu_lstats) does not have; the
-		 * counters would land past its per-cpu stats.  The IPv4
-		 * path counts on skb->dev, NULL for our packets.
-		 */
-		udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr,
-				     &fl6.daddr, tos, ip6_dst_hoplimit(dst),
-				     label, htons(fl->sport), htons(fl->dport),
-				     false);
-		err = 0;
+		err = mrc_udp6_out(net, sock->sk, skb, dst, &fl6, fl, tos);
 #endif
 	}
 	rcu_read_unlock();
-	return err;
+	return mrc_local_out_err(mn, err);
 drop:
 	rcu_read_unlock();
 	kfree_skb(skb);
@@ -252,9 +330,11 @@ static struct sk_buff *mrc_data_clone(struct sk_buff *skb)
  * A packet handed to the tunnel is in flight, even when no route or
  * tunnel socket took it (out_noroute): the network dropped it, as a dead
  * link would, and the loss rules and the RTO send it again, backed off
- * and on another EV.  A packet that could not be copied (out_nomem) never
- * left: it is marked lost and goes out with the next retransmissions,
- * when an ACK or the timer pushes again.
+ * and on another EV.  A packet that could not be copied (out_nomem) or
+ * that our own stack dropped (out_dropped: a full qdisc) never left: it
+ * is marked lost and goes out with the next retransmissions, when an ACK
+ * or the timer pushes again; a drop also cuts the window
+ * (mrc_xmit_dropped()).
  *
  * Return: 0 when the packet is in flight, -ENOBUFS when it is left lost.
  */
@@ -305,7 +385,11 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
 	mrc_conn_flow(sk, &fl, port);
-	mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0);
+	if (mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0) ==
+	    -ENOBUFS) {
+		mrc_xmit_dropped(sk, skb);
+		return -ENOBUFS;
+	}
 	return 0;
 }
 
@@ -368,6 +452,7 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	struct sk_buff *skb;
 	struct mrc_flow fl;
 	struct mrc_ev *ev;
+	u16 prev_port;
 
 	if (!msk->rcv_ofo || !msk->evset.nr_evs)
 		return;
@@ -384,9 +469,16 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	a = skb_push(skb, len);
 	mrc_fill_ack(sk, a, sack, words, echo_psn, echo_tsval, echo_ev, flags,
 		     ev->port);
+	prev_port = ntohs(a->prev_ev);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
 	mrc_conn_flow(sk, &fl, ev->port);
-	mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+	if (mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0) == -ENOBUFS) {
+		/* our own stack dropped it: the next ACK takes its
+		 * sequence number, so the peer finds no ACK lost on the EV
+		 */
+		msk->ack_seq--;
+		msk->ack_prev_port = prev_port;
+	}
 }
 
 /**

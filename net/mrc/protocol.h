@@ -644,6 +644,7 @@ void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
 void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
+void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb);
 void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		   enum mrc_mib_field why);
 

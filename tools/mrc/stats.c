@@ -83,6 +83,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EV_SWEEP]		= "ev_sweep",
 	[MRC_A_STATS_EV_REUSED]		= "ev_reused",
 	[MRC_A_STATS_RETRANS_RESCUE]	= "retrans_rescue",
+	[MRC_A_STATS_OUT_DROPPED]	= "out_dropped",
 };
 
 static void stats_usage(FILE *f)

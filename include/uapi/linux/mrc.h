@@ -315,6 +315,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_SWEEP,		/* an answered probe had every BAD EV probed at once */
 	MRC_A_STATS_EV_REUSED,		/* policy reps: data sent on an EV that came back clean */
 	MRC_A_STATS_RETRANS_RESCUE,	/* oldest packet sent again: a slow path held it */
+	MRC_A_STATS_OUT_DROPPED,	/* packets our own stack dropped (a full qdisc) */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
