@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # A data packet our own stack drops (a full qdisc on the sender's device)
-# has not left: it goes again at once, and its EV is not blamed.
+# has not left: it goes again at once, and its EV is not blamed (unless
+# its first transmissions on that EV are dropped three times in a row).
 #
 # A data packet that cannot be copied for transmission (out of memory) has
 # not left: it waits as lost and goes out again.  With copies failing now
@@ -25,7 +26,7 @@ mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 # whose queue (15 KB) is smaller than a burst of the sender; with reno,
 # which grows its window until packets drop, the qdisc drops packets as
 # they are handed to it, once or more a round trip.  Nothing else loses packets on
-# the pair, so no EV has a reason to go BAD, and no packet to be found
+# the pair, so few EVs have a reason to go BAD, and no packet to be found
 # lost by the loss rules (before mrc saw what ip_local_out() returns,
 # these drops looked like losses of the paths).
 local_drops() {
@@ -50,14 +51,18 @@ local_drops() {
 		 ($b[.] // 0) - ($a[.] // 0)] |
 		"\(.[0]) \(.[1]) \(.[2] + .[3])"')
 	mrc_check "$name: counted (out_dropped)" test "$dropped" -gt 0
-	# every drop made its EV BAD and was found lost by the time rule
-	# before (118 and 113 of 100 messages); a stalled CPU can still
-	# make a healthy EV BAD in the emulator, so not "none"
-	if [ $((4 * bad)) -lt "$dropped" ] && [ $((4 * lost)) -lt "$dropped" ]; then
-		mrc_ok "$name: the drops made no EV BAD and were not found lost by the loss rules"
+	# before, every drop made its EV BAD and was found lost by the time
+	# rule (118 and 113 of 100 messages).  An EV whose first
+	# transmissions are dropped three times in a row goes BAD (a filter
+	# on its port drops them all); here the window's sawtooth and the
+	# EV choice can put the overflow on one EV more than once (4-9 EVs
+	# of 51 drops seen), and a stalled CPU can make a healthy EV BAD in
+	# the emulator: so not "none"
+	if [ $((2 * bad)) -lt "$dropped" ] && [ $((4 * lost)) -lt "$dropped" ]; then
+		mrc_ok "$name: the drops made few EVs BAD and were not found lost by the loss rules"
 	else
-		mrc_fail "$name: the drops made no EV BAD and were not found lost by the loss rules" \
-			"$dropped drops, $bad EVs BAD, $lost found lost (expected under a quarter)"
+		mrc_fail "$name: the drops made few EVs BAD and were not found lost by the loss rules" \
+			"$dropped drops, $bad EVs BAD (expected under a half), $lost found lost (under a quarter)"
 	fi
 }
 local_drops 4

@@ -200,19 +200,33 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
  * @sk: the connection, locked
  * @skb: the packet in the retransmission ring, just put in flight
  *
- * It never left (a full qdisc, a firewall rule): it is lost at once and
- * goes again with the next retransmissions, and its EV is not blamed.
- * The window is cut as for a loss, once a round, as TCP's is when its
- * qdisc refuses a packet: the queue that overflowed is ours.
+ * A dropped packet never left (a full qdisc, a firewall rule): it is lost
+ * at once and goes again with the next retransmissions.  The window is
+ * cut as for a loss, once a round, as TCP's is when its qdisc refuses a
+ * packet: the queue that overflowed is ours.  Its EV is not blamed: a full
+ * queue drops what comes, whatever its EV.  But a rule that drops one
+ * EV's packets (a filter on its port) drops every one: an EV on which
+ * MRC_EV_XMIT_DROPS first transmissions in a row were dropped, none
+ * leaving between (mrc_xmit_data() counts), goes BAD as if the path had
+ * lost them, and its probes find out when the rule goes.
  */
 void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_ev *ev = &msk->evset.evs[cb->evi];
 
 	mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
 	if (mrc_cc_on_loss(&msk->cc, msk->snd_nxt, cb->psn))
 		mrc_trace_cwnd(sk);
+	/* retransmissions go on the few EVs known to be fast, and may meet
+	 * the same full queue again: only the data rotation's first
+	 * transmissions count
+	 */
+	if (cb->tx_count == 1 && ++ev->xmit_drops >= MRC_EV_XMIT_DROPS) {
+		ev->xmit_drops = 0;
+		mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS, MRC_MIB_LOST_EV);
+	}
 }
 
 /* One packet an ACK echoes: the one in its header (flags MRC_F_CE,

@@ -57,6 +57,11 @@
  */
 #define MRC_REPS_SLOTS		8
 
+/* First transmissions in a row on one EV that our own stack dropped that
+ * make it BAD (mrc_xmit_dropped()).
+ */
+#define MRC_EV_XMIT_DROPS	3
+
 /**
  * struct mrc_ev - one entropy value of a connection and what it carries
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
@@ -87,6 +92,8 @@
  * @ack_from: the first of our ACK sequence numbers that a report of a
  *            lost ACK on it may name: the ACKs before went out before it
  *            last came back to service, or were reported already
+ * @xmit_drops: data transmissions on it in a row that our own stack
+ *              dropped (mrc_xmit_dropped())
  */
 struct mrc_ev {
 	u16		port;
@@ -109,6 +116,7 @@ struct mrc_ev {
 	u64		probe_ns;
 	u32		acks_lost;
 	u16		ack_from;
+	u8		xmit_drops;
 };
 
 /**

@@ -390,6 +390,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 		mrc_xmit_dropped(sk, skb);
 		return -ENOBUFS;
 	}
+	msk->evset.evs[evi].xmit_drops = 0;	/* one left */
 	return 0;
 }
 
