@@ -13,6 +13,10 @@
 #     [min of one, max of the other], fails), and the kernel logged no
 #     warning (a torn range with the minimum one above the maximum was a
 #     division by zero)
+#  3. children_under_owner: a listener that never accepts is killed while
+#     its 100 children's peers send to them and "mrc path deny/allow"
+#     and dumps reach every connection: every peer is reset, no child is
+#     left, the kernel logs nothing
 #
 # Two loops flip the range: "mrc config set" (slow in an emulated VM) and
 # mrc_nlfuzz.py flip (as fast as the kernel answers).  Connections are
@@ -209,6 +213,93 @@ ev_range_flip_while_connecting() {
 	fi
 }
 ev_range_flip_while_connecting
+
+# ------------------------------------- 3. children changed under their owner
+
+# children_under_owner: a listener that never accepts holds 100 children
+# whose peers keep sending to them; while "mrc path deny/allow ports"
+# (which reaches every connection under its socket lock) and connection
+# dumps loop, the listener is killed: mrc_listen_stop() aborts each child,
+# taking its lock as its owner would (it once took only the BH lock, while
+# a netlink handler could own the child and walk its EV set).  Every peer
+# is reset, no child is left, and the kernel logs nothing (checked below,
+# and by lockdep and KASAN in UML).
+children_under_owner() {
+	local name="children changed under their owner" stop=$tmp/stop3
+	local lpid cpid loop_pid min abt0 out n i
+	min=$(mrc -n "$NS" -j config show | jq .ev_port_min)
+	abt0=$(mrc_stat "$NS" conn_aborted)
+	ip netns exec "$NS" python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(("127.0.0.1", 7600))
+s.listen(1000)
+print("listening", flush=True)
+time.sleep(600)' >"$tmp/l3.out" 2>&1 &
+	lpid=$!
+	mrc_pids+=("$lpid")
+	mrc_wait_listening "$tmp/l3.out" || { mrc_fail "$name: listener"; return; }
+	ip netns exec "$NS" python3 -c '
+import errno, socket, time
+socks = []
+for i in range(100):
+    c = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+    c.connect(("127.0.0.1", 7600))
+    socks.append(c)
+print("connected", len(socks), flush=True)
+alive, end = set(range(len(socks))), time.time() + 60
+while alive and time.time() < end:
+    for i in list(alive):
+        try:
+            socks[i].send(b"x" * 200, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            pass
+        except OSError as e:
+            if e.errno in (errno.ECONNRESET, errno.EPIPE):
+                alive.discard(i)
+            else:
+                raise
+    time.sleep(0.01)
+print("reset", len(socks) - len(alive), "of", len(socks), flush=True)' \
+		>"$tmp/c3.out" 2>&1 &
+	cpid=$!
+	mrc_pids+=("$cpid")
+	for i in $(seq 300); do
+		grep -q '^connected' "$tmp/c3.out" && break
+		sleep 0.1
+	done
+	mrc_expect_eq "$name: 100 connections to a listener that never accepts" \
+		"connected 100" "$(grep '^connected' "$tmp/c3.out")"
+	rm -f "$stop"
+	(
+		n=0
+		while [ ! -e "$stop" ]; do
+			mrc -n "$NS" path deny ports "$min-$((min + 3))"
+			mrc -n "$NS" conn show >/dev/null
+			mrc -n "$NS" path allow ports "$min-$((min + 3))"
+			n=$((n + 1))
+		done
+		echo "$n" >"$tmp/loops3"
+	) &
+	loop_pid=$!
+	sleep 1
+	kill -9 "$lpid"
+	wait "$cpid"
+	touch "$stop"
+	wait "$loop_pid"
+	out=$(grep '^reset' "$tmp/c3.out")
+	echo "# $name: $out; $(cat "$tmp/loops3") deny/dump/allow rounds; conn_aborted +$(($(mrc_stat "$NS" conn_aborted) - abt0))"
+	mrc_expect_eq "$name: the listener's close reset every child's peer" \
+		"reset 100 of 100" "$out"
+	for i in $(seq 50); do
+		n=$(mrc -n "$NS" -j conn show | jq length)
+		[ "$n" = 0 ] && break
+		sleep 0.2
+	done
+	mrc_expect_eq "$name: no connection is left" 0 "$n"
+	mrc_check "$name: the deny and allow loop ran" test "$(cat "$tmp/loops3")" -gt 0
+}
+children_under_owner
 
 dmesg | tail -n +"$((dmesg_start + 1))" >"$tmp/dmesg"
 if "$MRC_TOP/tools/testing/vm/check-console" "$tmp/dmesg" >"$tmp/cc.out" 2>&1; then
