@@ -10,9 +10,11 @@ mrc_require_build
 mrc_module_load || { mrc_fail "module loads"; mrc_done; }
 mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 
-# 64 connections between the same two hosts, thousands of messages each
-mrc_transfer "64 connections x 2000 messages, every message once and intact" \
-	4 -c 64 -n 2000 -m 1 -M 2K
+# 64 connections between the same two hosts, MRC_FLOW_MSGS messages each
+# (2000; fewer in UML, as MRC_INTEGRITY_MSGS)
+fm=${MRC_FLOW_MSGS:-2000}
+mrc_transfer "64 connections x $fm messages, every message once and intact" \
+	4 -c 64 -n "$fm" -m 1 -M 2K
 
 # A receiver that waits 4 s before reading: the sender fills the window,
 # stops, probes, and everything completes once the receiver reads.
