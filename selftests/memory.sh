@@ -146,7 +146,7 @@ restore
 # take its message beyond the limit, as much again as the senders hold.
 # After 5 s the limit comes back and the messages go on.
 reserve_test() {
-	local old_rto last m base max grow ru
+	local old_rto old_ct last m base max grow ru
 	old_rto=$(mrc -n "$MRC_H1" config show |
 		awk '$1 ~ /^rto_m(in|ax)_us$/ { printf " %s %s", $1, $2 }')
 	mrc_check "net.mrc.mem can be set" \
@@ -167,6 +167,13 @@ reserve_test() {
 	mrc_check "the senders' RTO is longer than the delay" \
 		mrc -n "$MRC_H1" config set rto_max_us 12000000 \
 		rto_min_us 6000000
+	# with RTOs of 6-12 s, a lost FIN or last packet takes that long to
+	# go again: give the connections (and the receivers' orphans, which
+	# wait for their FIN to be acknowledged) a minute, not 15 s, before
+	# they give up (a loaded make check once reset 31 of them)
+	old_ct=$(mrc_setting "$MRC_H1" conn_timeout_ms)
+	mrc -n "$MRC_H1" config set conn_timeout_ms 60000
+	mrc -n "$MRC_H2" config set conn_timeout_ms 60000
 	MRC_TRANSFER_TIMEOUT=150 mrc_transfer_start "$MRC_H1" "$MRC_H2" \
 		"$MRC_H2_ADDR4" -c 512 -n 1 -m 16384 -M 16384 -P 3000
 	# the senders have queued their messages when the pool stops
@@ -204,6 +211,8 @@ reserve_test() {
 	tc -n "$MRC_H1" qdisc del dev eth0 root
 	# shellcheck disable=SC2086 # pairs of words
 	mrc -n "$MRC_H1" config set $old_rto
+	mrc -n "$MRC_H1" config set conn_timeout_ms "$old_ct"
+	mrc -n "$MRC_H2" config set conn_timeout_ms "$old_ct"
 	# the reserve (128 pages) and what the per-CPU batches may hide
 	grow=$((1024 / 8 + 256 * $(nproc) + 64))
 	echo "# MRC memory: $base pages when the limit fell to 1024, then at most $max"
