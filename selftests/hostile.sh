@@ -70,14 +70,7 @@ fi
 
 # 2. The handshake by hand, as an unprivileged user with a UDP socket.
 # A listener that never accepts, on h2.
-ip netns exec "$MRC_H2" python3 -c '
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
-s.bind(("0.0.0.0", 7200))
-s.listen(1000)
-print("listening", flush=True)
-time.sleep(600)' >"$tmp/listen.out" 2>&1 &
-mrc_pids+=("$!")
+mrc_listen_idle "$MRC_H2" 0.0.0.0 7200 "$tmp/listen.out"
 mrc_wait_listening "$tmp/listen.out"
 
 acc0=$(mrc_stat "$MRC_H2" conn_accepted)

@@ -251,6 +251,22 @@ mrc_diag() {
 	done
 }
 
+# mrc_listen_idle NS ADDR PORT OUT: in the background, an IPv4 mrc
+# listener on ADDR:PORT in NS that never accepts (backlog 1000); it
+# prints "listening" to OUT.  Its pid is in $mrc_listen_pid (and
+# mrc_pids, for mrc_cleanup).
+mrc_listen_idle() {
+	ip netns exec "$1" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen(1000)
+print("listening", flush=True)
+time.sleep(600)' "$2" "$3" >"$4" 2>&1 &
+	mrc_listen_pid=$!
+	mrc_pids+=("$mrc_listen_pid")
+}
+
 # mrc_wait_listening FILE: wait (up to 10 s) until a server started in the
 # background has written "listening" to FILE.
 mrc_wait_listening() {

@@ -229,15 +229,8 @@ children_under_owner() {
 	local lpid cpid loop_pid min abt0 out n i
 	min=$(mrc -n "$NS" -j config show | jq .ev_port_min)
 	abt0=$(mrc_stat "$NS" conn_aborted)
-	ip netns exec "$NS" python3 -c '
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
-s.bind(("127.0.0.1", 7600))
-s.listen(1000)
-print("listening", flush=True)
-time.sleep(600)' >"$tmp/l3.out" 2>&1 &
-	lpid=$!
-	mrc_pids+=("$lpid")
+	mrc_listen_idle "$NS" 127.0.0.1 7600 "$tmp/l3.out"
+	lpid=$mrc_listen_pid
 	mrc_wait_listening "$tmp/l3.out" || { mrc_fail "$name: listener"; return; }
 	ip netns exec "$NS" python3 -c '
 import errno, socket, time
