@@ -845,13 +845,18 @@ mrc_fabric_flap() {
 
 # mrc_fabric_qdisc NS DEV KIND ARGS... | NS DEV none: put a netem, red,
 # ... qdisc on one link's egress: under the link's tbf if the fabric is
-# shaped (parent 1:1), else at the root; "none" removes it.
+# shaped (parent 1:1), else at the root; "none" removes it.  Under a
+# tbf, "none" puts back the byte fifo tbf had: a tbf whose child is
+# deleted gets the noop qdisc, which drops every packet.
 mrc_fabric_qdisc() {
 	local ns=$1 dev=$2 parent=(root)
 	shift 2
 	[ -n "$MRC_FABRIC_RATE" ] && parent=(parent 1:1)
 	tc -n "$ns" qdisc del dev "$dev" "${parent[@]}" 2>/dev/null
-	[ "$1" = none ] && return 0
+	if [ "$1" = none ]; then
+		[ -n "$MRC_FABRIC_RATE" ] || return 0
+		set -- bfifo limit "${MRC_FABRIC_LIMIT:-256kb}"
+	fi
 	modprobe "sch_$1" 2>/dev/null
 	tc -n "$ns" qdisc add dev "$dev" "${parent[@]}" handle 10: "$@"
 }
