@@ -20,6 +20,7 @@
 
 #include <linux/list.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -636,14 +637,25 @@ static inline void mrc_evset_unmarked(struct mrc_evset *set, u16 e)
  * @ev: the EV
  * @now: current time, ns
  * @interval_ns: the probe interval; it doubles per unanswered probe
+ * @rnd: a random number (0: no jitter)
+ *
+ * The next probe is due after the backed-off interval, less up to half of
+ * it at random: EVs that failed together (a spine) would otherwise be
+ * probed together for as long as they stay BAD, and a repair would wait
+ * for their next common turn, up to the whole backed-off interval.
+ * Spread out, the first of them is answered soon after a repair, and the
+ * sweep (mrc_ev_sweep()) brings the others back with it.
  */
-static inline void mrc_ev_probed(struct mrc_ev *ev, u64 now, u64 interval_ns)
+static inline void mrc_ev_probed(struct mrc_ev *ev, u64 now, u64 interval_ns,
+				 u32 rnd)
 {
+	u64 d;
+
 	ev->probes++;
 	if (ev->misses < U8_MAX)
 		ev->misses++;
-	ev->probe_ns = now + (interval_ns <<
-			      min_t(u8, ev->misses, MRC_EV_PROBE_BACKOFF));
+	d = interval_ns << min_t(u8, ev->misses, MRC_EV_PROBE_BACKOFF);
+	ev->probe_ns = now + d - mul_u64_u32_shr(d / 2, rnd, 32);
 }
 
 /**

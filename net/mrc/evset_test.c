@@ -344,7 +344,7 @@ static void mrc_evset_revive_home_takes_back(struct kunit *test)
 	ev_fail(test, set, 0, true);		/* spare 4 serves position 0 */
 	ev_fail(test, set, 1, true);		/* spare 5 serves position 1 */
 	ev_fail(test, set, 2, false);		/* position 2 unserved */
-	mrc_ev_probed(&set->evs[0], T0 + IVL, IVL);
+	mrc_ev_probed(&set->evs[0], T0 + IVL, IVL, 0);
 	KUNIT_EXPECT_EQ(test, set->evs[0].misses, 1);
 
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 0));
@@ -477,7 +477,7 @@ static void mrc_evset_probe_backoff(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + IVL);
 	for (k = 1; k <= MRC_EV_PROBE_BACKOFF + 3; k++) {
 		now = ev->probe_ns;
-		mrc_ev_probed(ev, now, IVL);
+		mrc_ev_probed(ev, now, IVL, 0);
 		KUNIT_EXPECT_EQ(test, ev->misses, k);
 		KUNIT_EXPECT_EQ(test, ev->probes, (u64)k);
 		KUNIT_EXPECT_EQ(test, ev->probe_ns,
@@ -489,7 +489,7 @@ static void mrc_evset_probe_backoff(struct kunit *test)
 			now + IVL * (1ULL << MRC_EV_PROBE_BACKOFF));
 	/* misses saturate */
 	ev->misses = U8_MAX;
-	mrc_ev_probed(ev, now, IVL);
+	mrc_ev_probed(ev, now, IVL, 0);
 	KUNIT_EXPECT_EQ(test, ev->misses, U8_MAX);
 	KUNIT_EXPECT_EQ(test, ev->probe_ns,
 			now + (IVL << MRC_EV_PROBE_BACKOFF));
@@ -498,8 +498,37 @@ static void mrc_evset_probe_backoff(struct kunit *test)
 	ev_fail(test, set, 1, true);
 	KUNIT_EXPECT_EQ(test, ev->misses, 0);
 	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + IVL);
-	mrc_ev_probed(ev, T0 + IVL, IVL);
+	mrc_ev_probed(ev, T0 + IVL, IVL, 0);
 	KUNIT_EXPECT_EQ(test, ev->probe_ns, T0 + 3 * IVL);
+}
+
+/* The jitter: up to half the backed-off interval earlier, never later,
+ * so that EVs that failed together are not probed together.
+ */
+static void mrc_evset_probe_jitter(struct kunit *test)
+{
+	struct evset_fix *f = fix_new(test);
+	struct mrc_evset *set = fix_init(f, NPOS, NEVS, 0);
+	struct mrc_ev *a = &set->evs[1], *b = &set->evs[2];
+	u64 d = IVL << 1;
+
+	ev_fail(test, set, 1, true);
+	ev_fail(test, set, 2, true);
+	KUNIT_EXPECT_EQ(test, a->probe_ns, b->probe_ns);
+	mrc_ev_probed(a, T0 + IVL, IVL, 0);
+	mrc_ev_probed(b, T0 + IVL, IVL, 1U << 31);
+	KUNIT_EXPECT_EQ(test, a->probe_ns, T0 + IVL + d);
+	KUNIT_EXPECT_EQ(test, b->probe_ns, T0 + IVL + d - d / 4);
+	/* the most it takes off is half */
+	mrc_ev_probed(a, T0, IVL, U32_MAX);
+	d = IVL << 2;
+	KUNIT_EXPECT_GT(test, a->probe_ns, T0 + d / 2);
+	KUNIT_EXPECT_LE(test, a->probe_ns, T0 + d / 2 + 1);
+	/* the backoff and its cap are as without jitter */
+	a->misses = U8_MAX - 1;
+	mrc_ev_probed(a, T0, IVL, 1U << 31);
+	d = IVL << MRC_EV_PROBE_BACKOFF;
+	KUNIT_EXPECT_EQ(test, a->probe_ns, T0 + d - d / 4);
 }
 
 static void mrc_evset_recycle_bad_spare(struct kunit *test)
@@ -519,7 +548,7 @@ static void mrc_evset_recycle_bad_spare(struct kunit *test)
 
 	for (i = 0; i < MRC_EV_RECYCLE_MISSES; i++) {
 		KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS));
-		mrc_ev_probed(sp, T0, IVL);
+		mrc_ev_probed(sp, T0, IVL, 0);
 	}
 	KUNIT_EXPECT_TRUE(test, mrc_evset_recyclable(set, NPOS));
 	/* not while it still carries something */
@@ -529,7 +558,7 @@ static void mrc_evset_recycle_bad_spare(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mrc_evset_recyclable(set, NPOS));
 	/* never a home EV */
 	for (i = 0; i < MRC_EV_RECYCLE_MISSES; i++)
-		mrc_ev_probed(&set->evs[0], T0, IVL);
+		mrc_ev_probed(&set->evs[0], T0, IVL, 0);
 	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, 0));
 	/* nor a spare that is not BAD */
 	set->evs[NPOS + 1].misses = MRC_EV_RECYCLE_MISSES;
@@ -566,11 +595,11 @@ static void mrc_evset_probe_ns_earliest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 400ULL);
 	mrc_evset_fail(set, NPOS + 1, 800, 100, &replaced);
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 400ULL);
-	mrc_ev_probed(&set->evs[2], 400, 100);	/* next at 600 */
+	mrc_ev_probed(&set->evs[2], 400, 100, 0);	/* next at 600 */
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 600ULL);
-	mrc_ev_probed(&set->evs[1], 600, 100);	/* next at 800 */
+	mrc_ev_probed(&set->evs[1], 600, 100, 0);	/* next at 800 */
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 600ULL);
-	mrc_ev_probed(&set->evs[2], 600, 100);	/* next at 1000 */
+	mrc_ev_probed(&set->evs[2], 600, 100, 0);	/* next at 1000 */
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), 800ULL);
 	/* GOOD and DENIED ones are not probed */
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, 1));
@@ -628,9 +657,9 @@ static void mrc_evset_single_policy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_evset_pick_ctl(set), 0);
 	KUNIT_EXPECT_EQ(test, mrc_evset_probe_ns(set), T0 + IVL);
 	/* never recycled: it is a home EV */
-	mrc_ev_probed(&set->evs[0], T0, IVL);
-	mrc_ev_probed(&set->evs[0], T0, IVL);
-	mrc_ev_probed(&set->evs[0], T0, IVL);
+	mrc_ev_probed(&set->evs[0], T0, IVL, 0);
+	mrc_ev_probed(&set->evs[0], T0, IVL, 0);
+	mrc_ev_probed(&set->evs[0], T0, IVL, 0);
 	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, 0));
 
 	ev_deny(test, set, 0);
@@ -679,7 +708,7 @@ static void mrc_evset_changes_counted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->changes, 6U);
 	mrc_evset_recycle(set, NPOS, 3000);
 	KUNIT_EXPECT_EQ(test, set->changes, 7U);
-	mrc_ev_probed(&set->evs[NPOS], T0, IVL);
+	mrc_ev_probed(&set->evs[NPOS], T0, IVL, 0);
 	KUNIT_EXPECT_EQ(test, set->changes, 7U);
 }
 
@@ -1119,6 +1148,7 @@ static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_revive_spare_fills),
 	KUNIT_CASE(mrc_evset_deny_allow),
 	KUNIT_CASE(mrc_evset_probe_backoff),
+	KUNIT_CASE(mrc_evset_probe_jitter),
 	KUNIT_CASE(mrc_evset_recycle_bad_spare),
 	KUNIT_CASE(mrc_evset_probe_ns_earliest),
 	KUNIT_CASE(mrc_evset_count_per_state),

@@ -5,6 +5,7 @@
  * place), probing BAD EVs until they answer, recycling spares that never
  * do, and the administrator's DENIED.  The pure rules are in evset.h.
  */
+#include <linux/random.h>
 #include <linux/skbuff.h>
 #include <net/sock.h>
 
@@ -253,7 +254,7 @@ void mrc_ev_probe_due(struct sock *sk, u64 now)
 				continue;
 			}
 		}
-		mrc_ev_probed(ev, now, interval);
+		mrc_ev_probed(ev, now, interval, get_random_u32());
 		MRC_INC_STATS(mn, MRC_MIB_EV_PROBE);
 		mrc_send_ev_probe(sk, e);
 	}
