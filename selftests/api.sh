@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The socket API's behaviour and error codes over loopback, for IPv4, IPv6
 # and v4-mapped addresses: connect, bind, listen/accept, sendmsg, recvmsg,
-# MRC_INFO, close and poll.  mrc_api does the checks, in a namespace of its
-# own with a small max_msg_size; this script relays its TAP lines.
+# MRC_INFO, close, poll and memory regions (registration, limits,
+# release).  mrc_api does the checks, in a namespace of its own with a
+# small max_msg_size; this script relays its TAP lines and checks the
+# namespace's counters.
 
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
@@ -50,5 +52,14 @@ fi
 # two refused connects per address family (inet, inet6, v4-mapped)
 mrc_expect_eq "conn_refused counts the refused connects" 6 \
 	"$(mrc_stat "$ns" conn_refused)"
+# mrc_api's memory regions (test_mr): 4 on its connection, MRC_MR_MAX
+# (1024) on one socket, 1 in a child that exits with it, 2 under
+# RLIMIT_MEMLOCK; refused for room: 2 past MRC_MR_MAX, 2 over the limit
+mrc_expect_eq "mr_reg counts the registrations" 1031 \
+	"$(mrc_stat "$ns" mr_reg)"
+mrc_expect_eq "mr_dereg: every region released" 1031 \
+	"$(mrc_stat "$ns" mr_dereg)"
+mrc_expect_eq "mr_denied counts the refusals for room" 4 \
+	"$(mrc_stat "$ns" mr_denied)"
 
 mrc_done

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1265,6 +1266,302 @@ static void test_cross(void)
 	close(l);
 }
 
+/* ------------------------------------------------------------------ */
+/* Memory regions (MRC_MR_REG, MRC_MR_DEREG) */
+
+/* A number from a "NAME: VALUE" line of a /proc file, -1 if none. */
+static long long proc_value(const char *path, const char *name)
+{
+	size_t n = strlen(name);
+	long long v = -1;
+	char line[256];
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && (line[n] == ':' || line[n] == ' ')) {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* Pages the rest of the system may pin or unpin meanwhile, at most. */
+#define PIN_NOISE	32
+
+/* This process's pinned memory (VmPin), kB. */
+static long long vm_pin_kb(void)
+{
+	return proc_value("/proc/self/status", "VmPin");
+}
+
+/* Pages pinned in the whole system now (FOLL_PIN acquired - released). */
+static long long foll_pins(void)
+{
+	return proc_value("/proc/vmstat", "nr_foll_pin_acquired") -
+	       proc_value("/proc/vmstat", "nr_foll_pin_released");
+}
+
+/* MRC_MR_REG of [@addr, @addr + @len) with @access; its key in *@key. */
+static int mr_reg(int fd, const void *addr, uint64_t len, uint32_t access,
+		  uint64_t *key)
+{
+	struct mrc_mr_reg reg = {
+		.addr = (uintptr_t)addr, .len = len, .access = access,
+	};
+	socklen_t optlen = sizeof(reg);
+	int ret;
+
+	ret = getsockopt(fd, SOL_MRC, MRC_MR_REG, &reg, &optlen);
+	if (!ret && key)
+		*key = reg.key;
+	return ret;
+}
+
+static int mr_dereg(int fd, uint64_t key)
+{
+	return setsockopt(fd, SOL_MRC, MRC_MR_DEREG, &key, sizeof(key));
+}
+
+/* MRC_INFO's region count and bytes of @fd. */
+static void mr_info(int fd, long long *count, long long *bytes)
+{
+	struct mrc_info info;
+
+	*count = *bytes = -1;
+	if (get_info(fd, &info) == 0 && info.mrci_version >= 4) {
+		*count = info.mrci_mr_count;
+		*bytes = info.mrci_mr_bytes;
+	}
+}
+
+/* In a child without CAP_IPC_LOCK (user nobody) and RLIMIT_MEMLOCK of
+ * 64 KiB: 32 KiB registers, 64 KiB more does not (ENOMEM), 16 KiB more
+ * does, 32 KiB more does not.  Returns what went as expected, one bit a
+ * step, in the exit status.
+ */
+static int mr_limit_child(char *buf)
+{
+	struct rlimit rl = { .rlim_cur = 64 << 10, .rlim_max = 64 << 10 };
+	int fd, bits = 0;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) || setuid(65534))
+		return 0;
+	fd = socket(cur->domain, SOCK_SEQPACKET, IPPROTO_MRC);
+	if (fd < 0)
+		return 0;
+	if (mr_reg(fd, buf, 32 << 10, MRC_MR_REMOTE_WRITE, NULL) == 0)
+		bits |= 1;
+	if (mr_reg(fd, buf, 64 << 10, MRC_MR_REMOTE_WRITE, NULL) < 0 &&
+	    errno == ENOMEM)
+		bits |= 2;
+	if (mr_reg(fd, buf, 16 << 10, MRC_MR_REMOTE_READ, NULL) == 0)
+		bits |= 4;
+	if (mr_reg(fd, buf, 32 << 10, MRC_MR_REMOTE_READ, NULL) < 0 &&
+	    errno == ENOMEM)
+		bits |= 8;
+	if (vm_pin_kb() == 48)
+		bits |= 16;
+	close(fd);
+	if (vm_pin_kb() == 0)
+		bits |= 32;
+	return bits;
+}
+
+static void test_mr(void)
+{
+	const size_t mib = 1 << 20, pg = sysconf(_SC_PAGESIZE);
+	long long pin0, fp0, fpb, cnt, bytes, d;
+	uint64_t k1 = 0, k2 = 0, k3 = 0, key;
+	struct mrc_mr_reg reg;
+	char *buf, *ro, *hole;
+	int c, a, l, s, port, n, status;
+	socklen_t optlen;
+	pid_t pid;
+
+	buf = mmap(NULL, mib + 2 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro = mmap(NULL, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	hole = mmap(NULL, pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED || ro == MAP_FAILED || hole == MAP_FAILED) {
+		report(false, "mr: setup", "mmap: %s", err_name(errno));
+		return;
+	}
+	munmap(hole, pg);	/* a page that is not mapped */
+	memset(buf, 1, mib + 2 * pg);
+	if (conn_pair(&c, &a))
+		return;
+	pin0 = vm_pin_kb();
+	fp0 = foll_pins();
+	report(pin0 >= 0 && fp0 >= 0, "mr: VmPin and nr_foll_pin_* readable",
+	       "VmPin %lld, pins %lld", pin0, fp0);
+
+	/* a region of 1 MiB, then 100 bytes across a page boundary */
+	EXPECT_OK("mr: 1 MiB registers",
+		  mr_reg(c, buf, mib, MRC_MR_REMOTE_WRITE | MRC_MR_REMOTE_READ,
+			 &k1));
+	report(k1 != 0, "mr: its key is not 0", "key %llx",
+	       (unsigned long long)k1);
+	expect_eq("mr: VmPin grew by 1 MiB", pin0 + 1024, vm_pin_kb());
+	/* the system's count moves with other pins too (9p, in the VM) */
+	d = foll_pins() - fp0;
+	report(d > (long long)(mib / pg) - PIN_NOISE &&
+	       d < (long long)(mib / pg) + PIN_NOISE,
+	       "mr: the system's pinned pages grew by 1 MiB's",
+	       "by %lld pages", d);
+	mr_info(c, &cnt, &bytes);
+	expect_eq("mr: MRC_INFO counts the region", 1, cnt);
+	expect_eq("mr: MRC_INFO counts its bytes", mib, bytes);
+	mr_info(a, &cnt, &bytes);
+	expect_eq("mr: the peer's socket has none", 0, cnt);
+	EXPECT_OK("mr: 100 bytes across a page boundary register",
+		  mr_reg(c, buf + pg - 50, 100, MRC_MR_REMOTE_READ, &k2));
+	report(k2 != k1 && k2, "mr: keys differ", "%llx %llx",
+	       (unsigned long long)k1, (unsigned long long)k2);
+	expect_eq("mr: it pins two pages", pin0 + 1024 + 2 * pg / 1024,
+		  vm_pin_kb());
+	optlen = sizeof(reg);
+	memset(&reg, 0, sizeof(reg));
+	reg.addr = (uintptr_t)buf;
+	reg.len = 1;
+	reg.access = MRC_MR_REMOTE_READ;
+	EXPECT_OK("mr: getsockopt returns",
+		  getsockopt(c, SOL_MRC, MRC_MR_REG, &reg, &optlen));
+	expect_eq("mr: optlen says the struct's size", sizeof(reg), optlen);
+	k3 = reg.key;
+
+	/* deregistration: by key, on its own socket only, once */
+	EXPECT_OK("mr: deregistered", mr_dereg(c, k2));
+	expect_eq("mr: VmPin shrank by its pages", pin0 + 1024 + pg / 1024,
+		  vm_pin_kb());
+	EXPECT_ERRNO("mr: deregistered twice: ENOENT", mr_dereg(c, k2), ENOENT);
+	EXPECT_ERRNO("mr: a key on another socket (the peer's): ENOENT",
+		     mr_dereg(a, k1), ENOENT);
+	EXPECT_ERRNO("mr: key 0: ENOENT", mr_dereg(c, 0), ENOENT);
+	EXPECT_ERRNO("mr: a key with its random part changed: ENOENT",
+		     mr_dereg(c, k1 ^ (1ULL << 40)), ENOENT);
+	EXPECT_ERRNO("mr: MRC_MR_DEREG with 4 bytes: EINVAL",
+		     setsockopt(c, SOL_MRC, MRC_MR_DEREG, &k1, 4), EINVAL);
+	EXPECT_OK("mr: the 1-byte region deregistered", mr_dereg(c, k3));
+
+	/* malformed requests */
+	EXPECT_ERRNO("mr: length 0: EINVAL",
+		     mr_reg(c, buf, 0, MRC_MR_REMOTE_WRITE, &key), EINVAL);
+	EXPECT_ERRNO("mr: no right: EINVAL", mr_reg(c, buf, pg, 0, &key),
+		     EINVAL);
+	EXPECT_ERRNO("mr: an unknown right: EINVAL",
+		     mr_reg(c, buf, pg, 0x4 | MRC_MR_REMOTE_READ, &key), EINVAL);
+	EXPECT_ERRNO("mr: a range that wraps: EINVAL",
+		     mr_reg(c, buf, UINT64_MAX, MRC_MR_REMOTE_WRITE, &key),
+		     EINVAL);
+	EXPECT_ERRNO("mr: longer than MRC_MR_LEN_MAX: EINVAL",
+		     mr_reg(c, buf, MRC_MR_LEN_MAX + 1, MRC_MR_REMOTE_WRITE,
+			    &key), EINVAL);
+	memset(&reg, 0, sizeof(reg));
+	reg.addr = (uintptr_t)buf;
+	reg.len = pg;
+	reg.access = MRC_MR_REMOTE_READ;
+	reg.flags = 1;
+	optlen = sizeof(reg);
+	EXPECT_ERRNO("mr: flags set: EINVAL",
+		     getsockopt(c, SOL_MRC, MRC_MR_REG, &reg, &optlen), EINVAL);
+	reg.flags = 0;
+	optlen = sizeof(reg) - 1;
+	EXPECT_ERRNO("mr: a short buffer: EINVAL",
+		     getsockopt(c, SOL_MRC, MRC_MR_REG, &reg, &optlen), EINVAL);
+	EXPECT_ERRNO("mr: MRC_MR_REG through setsockopt: EOPNOTSUPP",
+		     setsockopt(c, SOL_MRC, MRC_MR_REG, &reg, sizeof(reg)),
+		     EOPNOTSUPP);
+	EXPECT_ERRNO("mr: an unmapped page: EFAULT",
+		     mr_reg(c, hole, pg, MRC_MR_REMOTE_READ, &key), EFAULT);
+	EXPECT_ERRNO("mr: a read-only page for remote write: EFAULT",
+		     mr_reg(c, ro, pg, MRC_MR_REMOTE_WRITE, &key), EFAULT);
+	EXPECT_OK("mr: a read-only page for remote read",
+		  mr_reg(c, ro, pg, MRC_MR_REMOTE_READ, &k3));
+	expect_eq("mr: refused requests pinned nothing",
+		  pin0 + 1024 + pg / 1024, vm_pin_kb());
+
+	/* no regions on a listener; no listen() with regions */
+	l = listener(&port);
+	if (l >= 0) {
+		EXPECT_ERRNO("mr: on a listening socket: EINVAL",
+			     mr_reg(l, buf, pg, MRC_MR_REMOTE_WRITE, &key),
+			     EINVAL);
+		close(l);
+	}
+	s = sock_new(cur->domain);
+	if (s >= 0) {
+		EXPECT_OK("mr: on a socket not yet connected",
+			  mr_reg(s, buf, pg, MRC_MR_REMOTE_WRITE, &key));
+		EXPECT_ERRNO("mr: listen() with a region: EINVAL",
+			     listen(s, 4), EINVAL);
+		/* MRC_MR_MAX regions a socket; the same page may be in many */
+		for (n = 1; n < MRC_MR_MAX + 10; n++)
+			if (mr_reg(s, buf, pg, MRC_MR_REMOTE_READ, &key))
+				break;
+		expect_eq("mr: MRC_MR_MAX regions on one socket", MRC_MR_MAX,
+			  n);
+		EXPECT_ERRNO("mr: one more: ENOSPC",
+			     mr_reg(s, buf, pg, MRC_MR_REMOTE_READ, &key),
+			     ENOSPC);
+		close(s);
+		expect_eq("mr: close() released its regions' pins",
+			  pin0 + 1024 + pg / 1024, vm_pin_kb());
+	}
+
+	/* a child of fork() shares the socket; its exit takes nothing */
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	mr_info(c, &cnt, &bytes);
+	expect_eq("mr: a forked child's exit leaves the regions", 2, cnt);
+	/* a process that exits with regions: they are released */
+	fpb = foll_pins();
+	pid = fork();
+	if (pid == 0) {
+		s = socket(cur->domain, SOCK_SEQPACKET, IPPROTO_MRC);
+		_exit(mr_reg(s, buf, mib, MRC_MR_REMOTE_WRITE, NULL) ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	expect_eq("mr: a child registered 1 MiB and exited", 0,
+		  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	d = foll_pins() - fpb;
+	report(d < PIN_NOISE && d > -PIN_NOISE,
+	       "mr: its exit released the pins (of 1 MiB)", "%lld pages left",
+	       d);
+	/* RLIMIT_MEMLOCK without CAP_IPC_LOCK */
+	pid = fork();
+	if (pid == 0)
+		_exit(mr_limit_child(buf));
+	waitpid(pid, &status, 0);
+	n = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	expect_eq("mr: unprivileged, 32 KiB of 64 KiB RLIMIT_MEMLOCK register",
+		  1, n & 1);
+	expect_eq("mr: 64 KiB more: ENOMEM", 2, n & 2);
+	expect_eq("mr: 16 KiB more register", 4, n & 4);
+	expect_eq("mr: 32 KiB more: ENOMEM", 8, n & 8);
+	expect_eq("mr: VmPin says 48 KiB", 16, n & 16);
+	expect_eq("mr: close() brought VmPin to 0", 32, n & 32);
+
+	/* the memory goes away under a region: the pins hold the pages */
+	EXPECT_OK("mr: a region of the read-only page's munmap()",
+		  munmap(ro, pg));
+	EXPECT_OK("mr: then deregistered", mr_dereg(c, k3));
+	close(a);
+	close(c);
+	expect_eq("mr: close() of the connection released every pin", pin0,
+		  vm_pin_kb());
+	d = foll_pins() - fp0;
+	report(d < PIN_NOISE && d > -PIN_NOISE,
+	       "mr: the system's pinned pages are back", "%lld pages more", d);
+	munmap(buf, mib + 2 * pg);
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t pipe_set;
@@ -1303,6 +1600,8 @@ int main(int argc, char **argv)
 		test_poll();
 	}
 	test_cross();
+	cur = &fams[0];
+	test_mr();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

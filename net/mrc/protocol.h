@@ -14,6 +14,7 @@
 #include <linux/net.h>
 #include <linux/rhashtable-types.h>
 #include <linux/siphash.h>
+#include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -23,6 +24,7 @@
 #include "evset.h"
 #include "loss.h"
 #include "mib.h"
+#include "mr.h"
 #include "wire.h"
 
 /* Most packets one connection has in flight beyond its oldest unacked
@@ -229,6 +231,10 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rcv_ce: CE-marked data packets received
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
+ * @mrs: memory regions (struct mrc_mr) by index (mrc_mr_key_idx()),
+ *	changed under the socket lock in process context (mr.c)
+ * @mr_count: regions in @mrs
+ * @mr_bytes: their bytes
  */
 /* Acknowledged retransmissions remembered per connection (struct mrc_late). */
 #define MRC_LATE_PKTS	16
@@ -360,6 +366,10 @@ struct mrc_sock {
 		u64	rto;
 		u64	ce;
 	} stats;
+
+	struct xarray		mrs;
+	u32			mr_count;
+	u64			mr_bytes;
 };
 
 /* bits of mrc_sock.deferred */
@@ -577,6 +587,11 @@ extern const struct proto_ops mrc_inet_ops;
 extern const struct proto_ops mrc_inet6_ops;
 void mrc_sock_init_fields(struct sock *sk);
 void mrc_sock_error(struct sock *sk, int err);
+
+/* mr.c */
+int mrc_mr_register(struct sock *sk, struct mrc_mr_reg *reg);
+int mrc_mr_deregister(struct sock *sk, u64 key);
+void mrc_mr_release_all(struct sock *sk);
 void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off);
 
 /* conn.c */

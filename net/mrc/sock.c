@@ -34,6 +34,7 @@ void mrc_sock_init_fields(struct sock *sk)
 	INIT_LIST_HEAD(&msk->accept_queue);
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
+	xa_init_flags(&msk->mrs, XA_FLAGS_ALLOC);
 	mrc_timer_init(sk);
 	rcu_read_lock();
 	s = mrc_settings(mrc_sk_pernet(sk));
@@ -199,8 +200,10 @@ static int mrc_listen(struct socket *sock, int backlog)
 	int err = 0;
 
 	lock_sock(sk);
+	/* a listener has no connection for memory regions to serve */
 	if (sock->state != SS_UNCONNECTED ||
-	    (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_LISTEN)) {
+	    (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_LISTEN) ||
+	    mrc_sk(sk)->mr_count) {
 		err = -EINVAL;
 		goto out;
 	}
@@ -1020,6 +1023,8 @@ static void mrc_close(struct sock *sk, long timeout)
 
 	lock_sock(sk);
 	sk->sk_shutdown = SHUTDOWN_MASK;
+	/* no placement into them once close() has begun */
+	mrc_mr_release_all(sk);
 	if (sk->sk_state == TCP_LISTEN) {
 		inet_sk_set_state(sk, TCP_CLOSE);
 		mrc_listen_stop(sk);
@@ -1092,6 +1097,8 @@ static void mrc_release_cb(struct sock *sk)
 
 static void mrc_destroy(struct sock *sk)
 {
+	/* close() released them, in process context */
+	MRC_DEBUG_WARN_ON_ONCE(!xa_empty(&mrc_sk(sk)->mrs));
 	mrc_conn_free_state(sk);
 	mrc_rcv_purge(sk);
 }
@@ -1159,8 +1166,18 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	case MRC_EV_POLICY:
 	case MRC_CC:
 		return mrc_set_ev_opt(sock->sk, optname, optval, optlen);
+	case MRC_MR_DEREG: {
+		u64 key;
+
+		if (optlen < sizeof(key))
+			return -EINVAL;
+		if (copy_from_sockptr(&key, optval, sizeof(key)))
+			return -EFAULT;
+		return mrc_mr_deregister(sock->sk, key);
+	}
 	case MRC_INFO:
-		return -EOPNOTSUPP;	/* read-only */
+	case MRC_MR_REG:
+		return -EOPNOTSUPP;	/* getsockopt */
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -1222,6 +1239,31 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_cc_alpha = msk->cc.alpha;
 	info->mrci_base_rtt_us = msk->cc.base_rtt_us;
 	info->mrci_queue_delay_us = msk->cc.delay_us;
+	info->mrci_mr_count = msk->mr_count;
+	info->mrci_mr_bytes = msk->mr_bytes;
+}
+
+/* MRC_MR_REG: the request in, its key out, in the caller's buffer. */
+static int mrc_get_mr_reg(struct sock *sk, char __user *optval,
+			  int __user *optlen, int len)
+{
+	struct mrc_mr_reg reg;
+	int err;
+
+	if (len < sizeof(reg))
+		return -EINVAL;
+	if (copy_from_user(&reg, optval, sizeof(reg)))
+		return -EFAULT;
+	err = mrc_mr_register(sk, &reg);
+	if (err)
+		return err;
+	if (put_user((int)sizeof(reg), optlen) ||
+	    copy_to_user(optval, &reg, sizeof(reg))) {
+		/* the caller cannot learn the key: no region */
+		mrc_mr_deregister(sk, reg.key);
+		return -EFAULT;
+	}
+	return 0;
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -1261,6 +1303,8 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 			return -EFAULT;
 		return 0;
 	}
+	case MRC_MR_REG:
+		return mrc_get_mr_reg(sk, optval, optlen, len);
 	case MRC_INFO:
 		lock_sock(sk);
 		mrc_fill_info(sk, &info);

@@ -84,6 +84,9 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_EV_REUSED]		= "ev_reused",
 	[MRC_A_STATS_RETRANS_RESCUE]	= "retrans_rescue",
 	[MRC_A_STATS_OUT_DROPPED]	= "out_dropped",
+	[MRC_A_STATS_MR_REG]		= "mr_reg",
+	[MRC_A_STATS_MR_DEREG]		= "mr_dereg",
+	[MRC_A_STATS_MR_DENIED]		= "mr_denied",
 };
 
 static void stats_usage(FILE *f)

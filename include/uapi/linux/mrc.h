@@ -85,7 +85,37 @@ enum mrc_ev_state {
 					 * connect() or listen()
 					 */
 
-#define MRC_INFO_VERSION	3
+/* Memory regions (mrc(7) "Memory regions"): MRC_MR_REG is a getsockopt
+ * whose buffer goes both ways (struct mrc_mr_reg in, its key filled in),
+ * as TCP_ZEROCOPY_RECEIVE's does; MRC_MR_DEREG a setsockopt of the key.
+ */
+#define MRC_MR_REG		5	/* struct mrc_mr_reg */
+#define MRC_MR_DEREG		6	/* __u64: a key MRC_MR_REG returned */
+
+/* What a region lets the peer do (struct mrc_mr_reg.access). */
+#define MRC_MR_REMOTE_WRITE	0x1
+#define MRC_MR_REMOTE_READ	0x2
+
+#define MRC_MR_MAX		1024		/* regions per socket */
+#define MRC_MR_LEN_MAX		(1ULL << 36)	/* bytes per region */
+
+/**
+ * struct mrc_mr_reg - register a memory region (MRC_MR_REG)
+ * @addr: its first byte, in the caller's address space
+ * @len: its bytes, 1 to MRC_MR_LEN_MAX; [addr, addr + len) must not wrap
+ * @access: MRC_MR_REMOTE_WRITE and/or MRC_MR_REMOTE_READ
+ * @flags: 0
+ * @key: out: the region's key, valid on this socket only
+ */
+struct mrc_mr_reg {
+	__u64	addr;
+	__u64	len;
+	__u32	access;
+	__u32	flags;
+	__u64	key;
+};
+
+#define MRC_INFO_VERSION	4
 
 /**
  * struct mrc_info - state and counters of one connection (MRC_INFO)
@@ -143,6 +173,10 @@ struct mrc_info {
 					 */
 	__u32	mrci_base_rtt_us;	/* lowest RTT seen */
 	__u32	mrci_queue_delay_us;	/* mean RTT above it, last round */
+	/* version 4 */
+	__u32	mrci_mr_count;		/* memory regions registered */
+	__u32	mrci_pad5;
+	__u64	mrci_mr_bytes;		/* their bytes */
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
@@ -316,6 +350,11 @@ enum mrc_stats_attr {
 	MRC_A_STATS_EV_REUSED,		/* policy reps: data sent on an EV that came back clean */
 	MRC_A_STATS_RETRANS_RESCUE,	/* oldest packet sent again: a slow path held it */
 	MRC_A_STATS_OUT_DROPPED,	/* packets our own stack dropped (a full qdisc) */
+	MRC_A_STATS_MR_REG,		/* memory regions registered */
+	MRC_A_STATS_MR_DEREG,		/* and released (deregistered, closed) */
+	MRC_A_STATS_MR_DENIED,		/* registrations refused: over
+					 * RLIMIT_MEMLOCK or MRC_MR_MAX
+					 */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
