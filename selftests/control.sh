@@ -14,7 +14,7 @@
 #     connections, mrc_conns), also when 300 others close while a dump
 #     is paused between its parts (mrc_nlfuzz.py dumppause)
 #  7. "conn show" and "path show" agree with MRC_INFO; the per-socket
-#     MRC_EV_COUNT/MRC_EV_POLICY options show in both
+#     MRC_EV_COUNT/MRC_EV_POLICY options and memory regions show in both
 #  8. "path deny/allow" for one EV and for a peer's port range
 #  9. the tracepoints fire during a transfer with loss (tracefs, perf),
 #     and the "events" group reports connections and EV state changes (a
@@ -296,7 +296,9 @@ info_vs_dump() {	# info_vs_dump NAME INFO-JSON SIDE NS
 		   ["msgs_sent", $i.msgs_sent, $c.msgs_sent],
 		   ["msgs_received", $i.msgs_received, $c.msgs_received],
 		   ["bytes_sent", $i.bytes_sent, $c.bytes_sent],
-		   ["bytes_received", $i.bytes_received, $c.bytes_received]] |
+		   ["bytes_received", $i.bytes_received, $c.bytes_received],
+		   ["mr_count", $i.mr_count, $c.mrs],
+		   ["mr_bytes", $i.mr_bytes, $c.mr_bytes]] |
 		  map(select(.[1] != .[2])) |
 		  if length == 0 then empty else {cid: $i.local_cid, differ: .} end
 		 end]' "$info" >"$tmp/diff.json"
@@ -772,8 +774,15 @@ part_7() {
 	mrc -n "$H2" config set ev_count 6 ev_spares 3 >/dev/null
 	if conns_start s3 -n 3 "$H1" "$H2" "$MRC_H2_ADDR4" 9007; then
 		mrc_expect_eq "3 connections exchange messages" "xfer ok" "$(conns_cmd s3 "xfer 20")"
+		# memory regions: client i registers i + 1 of 64 KiB
+		mrc_expect_eq "memory regions registered on the clients" "mr ok" \
+			"$(conns_cmd s3 "mr 65536")"
 		sleep 0.5
 		conns_info s3 "$tmp/s3.json"
+		jcheck "MRC_INFO counts each socket's memory regions" \
+			'[.[] | [.side, .i, .mr_count, .mr_bytes]] | sort ==
+			 ([range(3) | ["client", ., . + 1, (. + 1) * 65536]] +
+			  [range(3) | ["server", ., 0, 0]] | sort)' "$tmp/s3.json"
 		jcheck "MRC_INFO is version >= 2 and peers pair up" \
 			'all(.version >= 2) and
 			 ([.[] | select(.side == "client") | .peer_cid] | sort) ==

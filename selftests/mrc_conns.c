@@ -27,6 +27,8 @@
  *             and compare them; "xfer ok" or "xfer fail: WHY"
  *   big SIZE  send one SIZE-byte message on client 0 (the server reads
  *             it): "big ok" or "big ERRNO-NAME"
+ *   mr SIZE   register a memory region of SIZE bytes (remote write)
+ *             on client i, i + 1 times: "mr ok" or "mr ERRNO-NAME"
  *   setopt    try MRC_EV_COUNT and MRC_EV_POLICY where they are not
  *             allowed and with values out of range, and read them back on
  *             a fresh socket: "KEY=RESULT" lines (RESULT "ok", an errno
@@ -197,7 +199,47 @@ static void print_info(const char *side, int i, int fd)
 	jnum("ev_denied", m.mrci_ev_denied);
 	jnum("ev_policy", m.mrci_ev_policy);
 	jnum("ev_changes", m.mrci_ev_changes);
+	if (m.mrci_version >= 4) {
+		jnum("mr_count", m.mrci_mr_count);
+		jnum("mr_bytes", m.mrci_mr_bytes);
+	}
 	printf("}\n");
+}
+
+/* Regions of @size bytes on the clients, i + 1 on client i; they stay
+ * until the socket is closed.
+ */
+static void cmd_mr(size_t size)
+{
+	static char *buf;
+	static size_t buf_size;
+	struct mrc_mr_reg reg;
+	socklen_t len;
+	int i, k;
+
+	if (size > buf_size) {
+		free(buf);
+		buf = calloc(1, size);
+		buf_size = buf ? size : 0;
+		if (!buf) {
+			printf("mr ENOMEM\n");
+			return;
+		}
+	}
+	for (i = 0; i < nconns; i++)
+		for (k = 0; k <= i; k++) {
+			memset(&reg, 0, sizeof(reg));
+			reg.addr = (uintptr_t)buf;
+			reg.len = size;
+			reg.access = MRC_MR_REMOTE_WRITE;
+			len = sizeof(reg);
+			if (getsockopt(cli[i], SOL_MRC, MRC_MR_REG, &reg,
+				       &len)) {
+				printf("mr %s\n", err_name(errno));
+				return;
+			}
+		}
+	printf("mr ok\n");
 }
 
 static void cmd_info(void)
@@ -544,6 +586,8 @@ int main(int argc, char **argv)
 			cmd_xfer(count);
 		else if (sscanf(line, "big %zu", &size) == 1)
 			cmd_big(size);
+		else if (sscanf(line, "mr %zu", &size) == 1)
+			cmd_mr(size);
 		else if (!strncmp(line, "setopt", 6))
 			cmd_setopt();
 		else

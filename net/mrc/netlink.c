@@ -415,6 +415,9 @@ static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk, bool ids)
 	    nla_put_u32(msg, MRC_A_CONN_BASE_RTT_US, msk->cc.base_rtt_us) ||
 	    nla_put_u32(msg, MRC_A_CONN_QUEUE_DELAY_US, msk->cc.delay_us) ||
 	    nla_put_u32(msg, MRC_A_CONN_IN_FLIGHT, msk->in_flight) ||
+	    nla_put_u32(msg, MRC_A_CONN_MR_COUNT, msk->mr_count) ||
+	    nla_put_u64_64bit(msg, MRC_A_CONN_MR_BYTES, msk->mr_bytes,
+			      MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_SENT, st->bytes_sent,
 			      MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_RECEIVED,

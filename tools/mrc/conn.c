@@ -63,6 +63,8 @@ static const struct conn_field {
 	  MNL_TYPE_U32, false },
 	{ "queue_delay_us", "qdelay", "us", MRC_A_CONN_QUEUE_DELAY_US,
 	  MNL_TYPE_U32, false },
+	{ "mrs", NULL, "", MRC_A_CONN_MR_COUNT, MNL_TYPE_U32, false },
+	{ "mr_bytes", NULL, "", MRC_A_CONN_MR_BYTES, MNL_TYPE_U64, false },
 	{ "bytes_sent", NULL, "", MRC_A_CONN_BYTES_SENT, MNL_TYPE_U64, true },
 	{ "bytes_received", NULL, "", MRC_A_CONN_BYTES_RECEIVED, MNL_TYPE_U64,
 	  true },

@@ -401,6 +401,8 @@ enum mrc_conn_attr {
 	MRC_A_CONN_CC_ALPHA,		/* u32: CE-marked fraction, 1/1024 */
 	MRC_A_CONN_BASE_RTT_US,		/* u32 */
 	MRC_A_CONN_QUEUE_DELAY_US,	/* u32 */
+	MRC_A_CONN_MR_COUNT,		/* u32: memory regions registered */
+	MRC_A_CONN_MR_BYTES,		/* u64: their bytes */
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1
