@@ -200,7 +200,7 @@ inject() {
 	# wait a little for anything that should not happen, and longer if
 	# they are not all counted yet
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		sleep 0.5
+		mrc_nap 0.5
 		snapshot "$ns_b" >"$tmp/after.cnt"
 		seen=$(counters_moved "$tmp/before.cnt" "$tmp/after.cnt")
 		[ "$seen" = "$expect" ] && break

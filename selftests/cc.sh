@@ -109,7 +109,7 @@ sampler() {
 				    jq '[.[].cwnd] | max // 0')
 			t=$((${EPOCHREALTIME/./} - t0))
 			echo "$((t / 1000000)).$(printf %06d $((t % 1000000))) ${b:-0} ${w:-0}"
-			sleep 0.1
+			mrc_nap 0.1
 		done >"$out"
 	) &
 	sampler_pid=$!
@@ -143,10 +143,10 @@ start_senders() {
 		spids+=($!)
 	done
 	mrc_pids+=("${spids[@]}")
-	for i in $(seq 50); do
+	for ((i = 1; i <= 50; i++)); do
 		[ "$(grep -l listening "$tmp"/sv* 2>/dev/null | wc -l)" -ge "$n" ] &&
 			break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	for i in $(seq 0 $((n - 1))); do
 		timeout 120 ip netns exec "${HOSTS[i]}" \
@@ -242,7 +242,7 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 # (unless NOSPREAD).
 marking_spine() {
 	local name=$1 share=$2 s d total=0 others=0 ce
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		d[s]=$((ua[s - 1] - ub[s - 1]))
 		total=$((total + d[s]))
 		[ "$s" = 1 ] || others=$((others + d[s]))
@@ -274,7 +274,7 @@ marking_spine() {
 	# (NOSPREAD): each clean echo earns its EV the next packet, so with
 	# a window of a few packets it keeps to a few EVs
 	[ -z "${3:-}" ] || return 0
-	for s in $(seq 2 "$NSPINES"); do
+	for ((s = 2; s <= NSPINES; s++)); do
 		if [ $((d[s] * (NSPINES - 1) * 10)) -lt $((others * 6)) ]; then
 			mrc_fail "$name: spine $s carries its part" \
 				"spine $s sent ${d[s]} of $others"
@@ -420,7 +420,7 @@ bad_evs() {
 bad_twice() {
 	local first second p
 	first=" $(bad_evs) "
-	sleep 2
+	mrc_nap 2
 	second=$(bad_evs)
 	bad_stayed=()
 	for p in $second; do
@@ -445,7 +445,7 @@ slow25() {
 	read -ra bb <<<"$(mrc_fabric_uplinks_tx 1 bytes)"
 	bulk_goodput "$name" bad_twice
 	read -ra ba <<<"$(mrc_fabric_uplinks_tx 1 bytes)"
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		d[s]=$((ba[s - 1] - bb[s - 1]))
 		total=$((total + d[s]))
 	done
@@ -490,7 +490,7 @@ slow25() {
 # 1/N (12.5 %) sat inside that spread.
 slow_unmarked() {
 	local name=$1 slow=$2 s d total=0 sk
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		d[s]=$((ua[s - 1] - ub[s - 1]))
 		total=$((total + d[s]))
 	done
@@ -581,7 +581,7 @@ part_3() {
 	for n in 2 4; do
 		start_senders "$n" "$SECS" "${BULK[@]}"
 		# from the third second (every connection is up) to the end
-		sleep 3
+		mrc_nap 3
 		b0=$(conn_bytes)
 		sleep $((SECS - 5))
 		b1=$(conn_bytes)
@@ -613,7 +613,7 @@ part_3() {
 part_4() {
 	local i st0=() st1 to=0 m drops m1 drops1 peak burst
 	bottleneck || { mrc_fail "bottleneck marks CE"; return; }
-	for i in $(seq 0 7); do
+	for ((i = 0; i <= 7; i++)); do
 		st0[i]=$(stats "${HOSTS[i]}")
 	done
 	read -r m drops _ <<<"$(red_stats "$MRC_LEAF2" l2-h1)"
@@ -622,7 +622,7 @@ part_4() {
 	start_senders 8 60 -n 32 -m 32K -M 32K
 	wait_senders "incast: every message of every sender arrives once, intact"
 	sampler_stop
-	for i in $(seq 0 7); do
+	for ((i = 0; i <= 7; i++)); do
 		st1=$(stats "${HOSTS[i]}")
 		to=$((to + $(delta "${st0[i]}" "$st1" conn_timedout) +
 		      $(delta "${st0[i]}" "$st1" conn_aborted)))
@@ -655,7 +655,7 @@ bleach() {
 	modprobe cls_matchall 2>/dev/null
 	modprobe act_pedit 2>/dev/null
 	modprobe act_csum 2>/dev/null
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		tc -n "$MRC_LEAF1" qdisc replace dev "l1-s$s" clsact || return 1
 		tc -n "$MRC_LEAF1" filter add dev "l1-s$s" egress protocol ip \
 			matchall action pedit ex munge ip dsfield set 0 \
@@ -684,7 +684,7 @@ part_5() {
 		fi
 	done
 	mrc -n "$MRC_FH1" config set cc nscc
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		tc -n "$MRC_LEAF1" qdisc del dev "l1-s$s" clsact
 	done
 	plain_link "$MRC_LEAF2" l2-h1

@@ -180,20 +180,20 @@ conns_start() {
 	exec {fd}>"$fifo"
 	cs_fd[$name]=$fd
 	cs_out[$name]=$out
-	for i in $(seq "${CONNS_WAIT:-300}"); do
-		grep -q '^ready' "$out" && break
+	for ((i = 1; i <= ${CONNS_WAIT:-300}; i++)); do
+		mrc_file_has "$out" ready && break
 		kill -0 "${cs_pid[$name]}" 2>/dev/null || break
-		sleep 0.2
+		mrc_nap 0.2
 	done
-	grep -q '^ready' "$out" || {
+	mrc_file_has "$out" ready || {
 		echo "# mrc_conns $*: $(tail -n 3 "$out" | tr '\n' ' ')"
 		return 1
 	}
 	# the initial info, unless -q
 	if [[ " $* " != *" -q "* ]]; then
-		for i in $(seq 100); do
+		for ((i = 1; i <= 100; i++)); do
 			grep -qx end "$out" && break
-			sleep 0.1
+			mrc_nap 0.1
 		done
 	fi
 }
@@ -205,7 +205,7 @@ conns_cmd() {
 	echo "$cmd" >&"${cs_fd[$name]}"
 	for i in $(seq $((${3:-30} * 10))); do
 		[ "$(grep -cx end "$out")" -gt "$n" ] && break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	awk -v n="$n" '$0 == "end" { c++; next } c == n' "$out"
 }
@@ -215,9 +215,9 @@ conns_stop() {
 	[ -n "$fd" ] || return 0
 	echo quit >&"$fd"
 	exec {fd}>&-
-	for i in $(seq 100); do
+	for ((i = 1; i <= 100; i++)); do
 		kill -0 "${cs_pid[$name]}" 2>/dev/null || break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	kill "${cs_pid[$name]}" 2>/dev/null
 	wait "${cs_pid[$name]}" 2>/dev/null
@@ -257,7 +257,7 @@ unchrooted() {
 
 # ns_stat NS NAME: one counter.
 ns_stat() {
-	mrc -n "$1" -j stats show | jq -r ".$2"
+	mrc_stat "$@"
 }
 
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
@@ -309,24 +309,50 @@ info_vs_dump() {	# info_vs_dump NAME INFO-JSON SIDE NS
 	fi
 }
 
+# paths_json NS FILE CID...: path show of each connection, one JSON
+# object {"cid": CID, "evs": [...]} a line, in FILE; the cids whose path
+# show failed in paths_failed.  One jq then reads them all (a jq run
+# costs a third of a second in the emulated VM).
+paths_json() {
+	local ns=$1 file=$2 c
+	shift 2
+	paths_failed=''
+	: >"$file"
+	for c in "$@"; do
+		if path_json "$ns" "$c" "$tmp/path.json"; then
+			printf '{"cid": %s, "evs": %s}\n' "$c" "$(<"$tmp/path.json")" >>"$file"
+		else
+			paths_failed+=" $c"
+		fi
+	done
+}
+
 # path show of each connection of one side agrees with its MRC_INFO
 info_vs_path() {	# info_vs_path NAME INFO-JSON SIDE NS
 	local name=$1 info=$2 side=$3 ns=$4 c bad=''
-	for c in $(jq --arg s "$side" '.[] | select(.side == $s) | .local_cid' "$info"); do
-		path_json "$ns" "$c" "$tmp/path.json" || { bad+=" $c: path show failed"; continue; }
-		jq -e --argjson c "$c" --arg s "$side" --slurpfile p "$tmp/path.json" '
-			.[] | select(.side == $s and .local_cid == $c) | . as $i | $p[0] |
-			length == $i.ev_good + $i.ev_skip + $i.ev_bad + $i.ev_denied and
-			(map(select(.state == "good")) | length) == $i.ev_good and
-			(map(select(.state == "skip")) | length) == $i.ev_skip and
-			(map(select(.state == "bad")) | length) == $i.ev_bad and
-			(map(select(.state == "denied")) | length) == $i.ev_denied and
-			(map(select(.active)) | length) <= $i.evs and
-			((map(select(.active)) | length) == $i.evs or
-			 all(.[]; .active or .state != "good")) and
-			all(.cid == $c)' "$info" >/dev/null ||
-			bad+=" $c: $(jq -c 'map([.port, .state, .active])' "$tmp/path.json")"
+	# shellcheck disable=SC2046 # one cid a word
+	paths_json "$ns" "$tmp/paths.json" \
+		$(jq --arg s "$side" '.[] | select(.side == $s) | .local_cid' "$info")
+	for c in $paths_failed; do
+		bad+=" $c: path show failed"
 	done
+	bad+=$(jq -r --arg s "$side" --slurpfile info "$info" '
+		.cid as $c | .evs as $p |
+		[$info[0][] | select(.side == $s and .local_cid == $c)] as $m |
+		if ($m | length) != 1 then " \($c): \($m | length) MRC_INFO entries"
+		elif ($m[0] as $i | $p |
+		      length == $i.ev_good + $i.ev_skip + $i.ev_bad + $i.ev_denied and
+		      (map(select(.state == "good")) | length) == $i.ev_good and
+		      (map(select(.state == "skip")) | length) == $i.ev_skip and
+		      (map(select(.state == "bad")) | length) == $i.ev_bad and
+		      (map(select(.state == "denied")) | length) == $i.ev_denied and
+		      (map(select(.active)) | length) <= $i.evs and
+		      ((map(select(.active)) | length) == $i.evs or
+		       all(.[]; .active or .state != "good")) and
+		      all(.cid == $c))
+		then empty
+		else " \($c): \($p | map([.port, .state, .active]) | tojson)" end' \
+		"$tmp/paths.json" 2>&1 | tr -d '\n')
 	if [ -z "$bad" ]; then
 		mrc_ok "$name"
 	else
@@ -339,20 +365,25 @@ info_vs_path() {	# info_vs_path NAME INFO-JSON SIDE NS
 # nothing denied.  Sets denied_n to the number denied.
 denied_check() {
 	local name=$1 info=$2 want=$3 c r bad='' n=0
-	for c in $(jq '.[] | select(.side == "client") | .local_cid' "$info"); do
-		path_json "$H1" "$c" "$tmp/path.json" || { bad+=" $c: no path show"; continue; }
-		# the number denied when as wanted, else the EVs
-		r=$(jq -r --arg want "$want" --argjson lo "$lo" --argjson hi "$hi" '
-			if all(if $want == "range" and .port >= $lo and .port <= $hi
-			       then .state == "denied" else .state != "denied" end)
-			then map(select(.state == "denied")) | length
-			else map([.port, .state]) | tojson end' "$tmp/path.json")
+	# shellcheck disable=SC2046 # one cid a word
+	paths_json "$H1" "$tmp/paths.json" \
+		$(jq '.[] | select(.side == "client") | .local_cid' "$info")
+	for c in $paths_failed; do
+		bad+=" $c: no path show"
+	done
+	# per connection, the number denied when as wanted, else its EVs
+	while read -r c r; do
 		if [[ "$r" =~ ^[0-9]+$ ]]; then
 			n=$((n + r))
 		else
 			bad+=" $c: $r"
 		fi
-	done
+	done < <(jq -r --arg want "$want" --argjson lo "$lo" --argjson hi "$hi" '
+		.cid as $c | .evs |
+		if all(if $want == "range" and .port >= $lo and .port <= $hi
+		       then .state == "denied" else .state != "denied" end)
+		then "\($c) \(map(select(.state == "denied")) | length)"
+		else "\($c) \(map([.port, .state]) | tojson)" end' "$tmp/paths.json" 2>&1)
 	if [ -z "$bad" ]; then
 		mrc_ok "$name"
 		[ "$want" = range ] && echo "# $name: $n EVs denied"
@@ -448,6 +479,28 @@ part_1() {
 	else
 		mrc_fail "config show -j -p parses"
 	fi
+	# mrc -n enters the namespace itself: the same answer as under
+	# "ip netns exec", by name or by path; a namespace it cannot enter
+	# is a clean error
+	mrc_expect_eq "mrc -n NAME shows what ip netns exec shows" \
+		"$(ip netns exec "$ns_a" "$MRC_TOOL" -j config show)" \
+		"$(mrc -n "$ns_a" -j config show)"
+	mrc_expect_eq "mrc -n PATH shows the same" \
+		"$(mrc -n "$ns_a" -j config show)" \
+		"$(mrc -n "/run/netns/$ns_a" -j config show)"
+	mrc -n "$ns_a-none" stats show >"$tmp/netns.out" 2>&1
+	mrc_expect_eq "mrc -n of a namespace that does not exist: exit 4" \
+		"4 mrc: cannot open network namespace \"$ns_a-none\": No such file or directory" \
+		"$? $(cat "$tmp/netns.out")"
+	ip netns exec "$ns_a" "${nobody[@]}" "$MRC_TOOL" -n "$ns_c" \
+		config show >"$tmp/netns.out" 2>&1
+	mrc_expect_eq "mrc -n without CAP_SYS_ADMIN: exit 4, EPERM" \
+		"4 mrc: cannot enter network namespace \"$ns_c\": Operation not permitted" \
+		"$? $(cat "$tmp/netns.out")"
+	mrc -n .. stats show >"$tmp/netns.out" 2>&1
+	mrc_expect_eq "mrc -n .. is a usage error" \
+		"2 mrc: \"..\" is not a namespace name" "$? $(cat "$tmp/netns.out")"
+
 	mrc -n "$ns_a" -j stats show >"$tmp/stats.json"
 	jcheck "stats show -j is an object of numbers" \
 		'type == "object" and length > 10 and (map(type) | unique) == ["number"]' \
@@ -672,15 +725,15 @@ dump_churn() {
 	ip netns exec "$H1" python3 "$nlfuzz" dumppause <"$fifo" >"$out" 2>&1 &
 	pid=$!
 	exec {fd}>"$fifo"
-	for i in $(seq 100); do
-		grep -q '^paused' "$out" && break
-		sleep 0.1
+	for ((i = 1; i <= 100; i++)); do
+		mrc_file_has "$out" paused && break
+		mrc_nap 0.1
 	done
 	conns_stop churn
-	for i in $(seq 300); do
+	for ((i = 1; i <= 300; i++)); do
 		left=$(mrc -n "$H1" -j conn show | jq '[.[] | select(.dport == 9007)] | length')
 		[ "$left" = 0 ] && break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	echo "# dump paused after $(sed -n 's/^paused //p' "$out") connections; the 300 gone ($left left) in $((i / 10)) s"
 	echo go >&"$fd"
@@ -753,11 +806,11 @@ print("%d:%d:%s %d:%s %s %d" % (
 		t0=$SECONDS
 		conns_stop big
 		# they finish as orphans: later parts dump the tables
-		for _ in $(seq 300); do
+		for ((_n = 1; _n <= 300; _n++)); do
 			[ "$(mrc -n "$H1" -j conn show | jq length)" = 0 ] &&
 				[ "$(mrc -n "$H2" -j conn show | jq length)" = 0 ] &&
 				break
-			sleep 0.1
+			mrc_nap 0.1
 		done
 		echo "# closing them took $((SECONDS - t0)) s"
 	else
@@ -777,7 +830,7 @@ part_7() {
 		# memory regions: client i registers i + 1 of 64 KiB
 		mrc_expect_eq "memory regions registered on the clients" "mr ok" \
 			"$(conns_cmd s3 "mr 65536")"
-		sleep 0.5
+		mrc_nap 0.5
 		conns_info s3 "$tmp/s3.json"
 		jcheck "MRC_INFO counts each socket's memory regions" \
 			'[.[] | [.side, .i, .mr_count, .mr_bytes]] | sort ==
@@ -954,7 +1007,7 @@ part_9() {
 	monitor=0
 	if "$MRC_TOOL" monitor help >/dev/null 2>&1; then
 		monitor=1
-		ip netns exec "$H1" "$MRC_TOOL" -j monitor >"$tmp/monitor.out" 2>&1 &
+		"$MRC_TOOL" -n "$H1" -j monitor >"$tmp/monitor.out" 2>&1 &
 		monitor_pid=$!
 		mrc_pids+=("$monitor_pid")
 	else
@@ -970,15 +1023,15 @@ part_9() {
 	else
 		echo "# neither perf nor bpftrace usable: tracefs only"
 	fi
-	for _ in $(seq 50); do
-		grep -q '^# listening' "$tmp/listen.out" && break
-		sleep 0.1
+	for ((_n = 1; _n <= 50; _n++)); do
+		mrc_file_has "$tmp/listen.out" '# listening' && break
+		mrc_nap 0.1
 	done
-	sleep 1
+	mrc_nap 1
 	mrc_netem "$H1" eth0 loss 5%
 	mrc_transfer "transfer with 5% loss while tracing and listening" 4 -n 400 -M 20000
 	mrc_netem "$H1" eth0 none
-	sleep 1
+	mrc_nap 1
 	kill "$listen_pid"
 	[ "$monitor" = 1 ] && kill "$monitor_pid"
 	[ -n "$perf_pid" ] && kill -INT "$perf_pid"
@@ -1060,7 +1113,7 @@ part_10() {
 		>"$tmp/vis-mon.out" 2>&1 &
 	mon_pid=$!
 	mrc_pids+=("$mon_pid")
-	sleep 1
+	mrc_nap 1
 	if conns_start root2 -n 1 "$H1" "$H2" "$MRC_H2_ADDR4" 9013; then
 		conns_stop root2
 	else

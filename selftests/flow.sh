@@ -122,7 +122,7 @@ peak=0
 while kill -0 "$spid" 2>/dev/null; do
 	m=$(proto_pages)
 	[ "${m:-0}" -gt "$peak" ] && peak=$m
-	sleep 0.1
+	mrc_nap 0.1
 done
 wait "$cpid"
 echo "# 8 MiB message, SO_SNDBUF 256 KiB: peak MRC memory $peak pages"
@@ -141,26 +141,26 @@ fi
 peer_gone() {
 	local fam=$1 addr=$MRC_H2_ADDR4 v6=() t0 out
 	[ "$fam" = 6 ] && { addr=$MRC_H2_ADDR6; v6=(-6); }
-	ip netns exec "$MRC_H1" "$MRC_TOOL" config set conn_timeout_ms 3000
-	ip netns exec "$MRC_H2" "$MRC_TOOL" config set conn_timeout_ms 3000
+	"$MRC_TOOL" -n "$MRC_H1" config set conn_timeout_ms 3000
+	"$MRC_TOOL" -n "$MRC_H2" config set conn_timeout_ms 3000
 	out=$(mktemp)
 	# bounded: a connection that never came up must not hang the test
 	timeout 60 ip netns exec "$MRC_H2" "$MRC_SELFTESTS/mrc_msg" server \
 		"${v6[@]}" -p 7100 -n 100000 -M 64K >"$out.s" 2>&1 &
 	local spid=$!
 	mrc_pids+=("$spid")
-	sleep 0.5
+	mrc_nap 0.5
 	timeout 60 ip netns exec "$MRC_H1" "$MRC_SELFTESTS/mrc_msg" client \
 		"${v6[@]}" -a "$addr" -p 7100 -n 100000 -M 64K >"$out" 2>&1 &
 	local cpid=$!
 	# cut only an established connection with data flowing (a loaded
 	# machine may take a while to get there)
-	for _ in $(seq 100); do
-		[ "$(ip netns exec "$MRC_H2" "$MRC_TOOL" -j conn show 2>/dev/null |
+	for ((_n = 1; _n <= 100; _n++)); do
+		[ "$("$MRC_TOOL" -n "$MRC_H2" -j conn show 2>/dev/null |
 		     jq '[.[] | select(.state == "established" and
 				       .bytes_received > 0)] | length')" -gt 0 ] &&
 			break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	t0=$SECONDS
 	mrc_netem "$MRC_H1" eth0 loss 100%
@@ -203,13 +203,13 @@ open(sys.argv[2], "w").close()
 s.recv(10)' "$MRC_H2_ADDR4" "$ready" &
 cpid=$!
 mrc_pids+=("$cpid")
-for _ in $(seq 300); do
+for ((_n = 1; _n <= 300; _n++)); do
 	[ $(($(mrc_stat "$MRC_H1" syn_retrans) - syn0)) -ge 2 ] && break
-	sleep 0.05
+	mrc_nap 0.05
 done
 mrc_netem "$MRC_H1" eth0 none
 mrc_wait_ready "$ready"
-srtt=$(ip netns exec "$MRC_H1" "$MRC_TOOL" -j conn show |
+srtt=$("$MRC_TOOL" -n "$MRC_H1" -j conn show |
 	jq '[.[] | select(.dport == 7650 and .state == "established") |
 	     .srtt_us][0] // -1')
 syns=$(($(mrc_stat "$MRC_H1" syn_retrans) - syn0))

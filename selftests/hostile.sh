@@ -92,7 +92,7 @@ old0=$(mrc_stat "$MRC_H2" drop_old_confirm)
 acc0=$(mrc_stat "$MRC_H2" conn_accepted)
 as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
 	--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
-sleep 0.5
+mrc_nap 0.5
 mrc_expect_eq "a replayed CONFIRM is an old duplicate (drop_old_confirm)" 1 \
 	"$(stat_delta "$MRC_H2" drop_old_confirm "$old0")"
 mrc_expect_eq "a replayed CONFIRM makes no connection" 0 \
@@ -103,7 +103,7 @@ bad0=$(mrc_stat "$MRC_H2" drop_bad_cookie)
 rst0=$(mrc_stat "$MRC_H2" out_rst)
 as_nobody "$MRC_H1" python3 "$PEER" forge-confirm --src "$MRC_H1_ADDR4" \
 	--dst "$MRC_H2_ADDR4" --port 7200 --count 20 >/dev/null
-sleep 0.5
+mrc_nap 0.5
 mrc_expect_eq "forged cookies are dropped (drop_bad_cookie)" 20 \
 	"$(stat_delta "$MRC_H2" drop_bad_cookie "$bad0")"
 mrc_expect_eq "forged cookies make no connection" 0 \
@@ -123,7 +123,7 @@ for i in range(100):
     s.sendto(syn(0, 0x1000 + i, 7, 7200, s.getsockname()[1], isn=i),
              (sys.argv[3], 4797))
 print("sent=100")' "$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
-sleep 0.5
+mrc_nap 0.5
 mrc_expect_eq "100 SYNs sent" "sent=100" "$out"
 mrc_expect_eq "100 SYNs get 100 SYNACKs" 100 \
 	"$(stat_delta "$MRC_H2" out_synack "$syn0")"
@@ -152,7 +152,7 @@ if [ -w "$clock_param" ]; then
 	echo $(((1 << 32) - elapsed + 1000000)) >"$clock_param"
 	as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
 		--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
-	sleep 0.5
+	mrc_nap 0.5
 	out=$(as_nobody "$MRC_H1" python3 "$PEER" handshake \
 		--src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" --port 7200 \
 		--reset 2>&1)
@@ -190,7 +190,7 @@ for p in pkts:
     s.sendto(p, (sys.argv[3], 4797))
 print("sent=5000 seconds=%d" % (time.monotonic() - t + 1))' \
 	"$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
-sleep 0.5
+mrc_nap 0.5
 rsts=$(stat_delta "$MRC_H2" out_rst "$rst0")
 lim=$(stat_delta "$MRC_H2" out_rst_limited "$lim0")
 ref=$(stat_delta "$MRC_H2" drop_no_listener "$ref0")
@@ -314,7 +314,7 @@ wait "$wpid" 2>/dev/null
 bad0=$(mrc_stat "$MRC_H2" ev_bad_ack)
 out=$(as_nobody "$MRC_H1" python3 "$PEER" report-dup --src "$MRC_H1_ADDR4" \
 	--dst "$MRC_H2_ADDR4" --port 7200 2>&1)
-sleep 0.5
+mrc_nap 0.5
 mrc_expect_eq "a report in a duplicate DATA packet is read ($out)" 1 \
 	"$(stat_delta "$MRC_H2" ev_bad_ack "$bad0")"
 

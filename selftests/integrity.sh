@@ -14,7 +14,7 @@ mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 # in both directions.  This test is about integrity, so give connections
 # a minute rather than the default 15 s before they give up.
 for ns in "$MRC_H1" "$MRC_H2"; do
-	ip netns exec "$ns" "$MRC_TOOL" config set conn_timeout_ms 60000
+	"$MRC_TOOL" -n "$ns" config set conn_timeout_ms 60000
 done
 
 # messages of 1 byte to 256 KiB, log-uniform; MRC_INTEGRITY_MSGS of them
@@ -58,10 +58,10 @@ scenario "burst loss" loss gemodel 1% 10% 70% 0.1%
 cc_target() {
 	local ns
 	for ns in "$MRC_H1" "$MRC_H2"; do
-		ip netns exec "$ns" "$MRC_TOOL" config set cc_target_delay_us "$1"
+		"$MRC_TOOL" -n "$ns" config set cc_target_delay_us "$1"
 	done
 }
-target=$(ip netns exec "$MRC_H1" "$MRC_TOOL" -j config show |
+target=$("$MRC_TOOL" -n "$MRC_H1" -j config show |
 	 jq .cc_target_delay_us)
 cc_target 20000
 scenario "reorder" delay 1ms reorder 25% 50%

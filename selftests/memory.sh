@@ -75,7 +75,7 @@ while mrc_transfer_running; do
 	[ "${m:-0}" -gt "$max" ] && max=$m
 	m=$(ns_socks "$MRC_H2")
 	[ "$m" -gt "$max_socks" ] && max_socks=$m
-	sleep 0.2
+	mrc_nap 0.2
 done
 mrc_transfer_wait "every message arrives while the pool is full"
 echo "# peak MRC memory: $max pages (limit 2048)"
@@ -101,18 +101,18 @@ fi
 
 # the sockets go, and the memory comes back (what remains is at most
 # the per-CPU batches)
-for _ in $(seq 300); do
+for ((_n = 1; _n <= 300; _n++)); do
 	[ "$(ns_socks "$MRC_H1") $(ns_socks "$MRC_H2")" = "$socks1 $socks2" ] &&
 		break
-	sleep 0.2
+	mrc_nap 0.2
 done
 mrc_expect_eq "no MRC socket is left in either namespace" \
 	"$socks1 $socks2" "$(ns_socks "$MRC_H1") $(ns_socks "$MRC_H2")"
 if [ -n "$alloc0" ]; then
 	# other tests' sockets may still be going: at most as many as before
-	for _ in $(seq 100); do
+	for ((_n = 1; _n <= 100; _n++)); do
 		[ "$(sockets_allocated)" -le "$alloc0" ] && break
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	a=$(sockets_allocated)
 	if [ "$a" -le "$alloc0" ]; then
@@ -180,27 +180,27 @@ reserve_test() {
 	# growing (512 connects one after the other take a while on a
 	# loaded machine)
 	last=0
-	for _ in $(seq 300); do
+	for ((_n = 1; _n <= 300; _n++)); do
 		m=$(proto_col MRC 4)
 		[ "$m" -ge 1536 ] && [ "$m" -le "$last" ] && break
 		last=$m
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	sysctl -qw net.mrc.mem="256 512 1024"
 	base=$(proto_col MRC 4)
 	max=$base
-	for _ in $(seq 50); do
+	for ((_n = 1; _n <= 50; _n++)); do
 		m=$(proto_col MRC 4)
 		[ "$m" -gt "$max" ] && max=$m
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	sysctl -qw net.mrc.mem="2048 3072 4096"
 	mrc_transfer_wait "every message arrives while receivers draw on the reserve"
 	ru=/sys/module/mrc/parameters/reserve_users
 	if [ -r "$ru" ]; then
-		for _ in $(seq 100); do
+		for ((_n = 1; _n <= 100; _n++)); do
 			[ "$(cat "$ru")" = 0 ] && break
-			sleep 0.2
+			mrc_nap 0.2
 		done
 		mrc_expect_eq "every receiver gave its part of the reserve back" \
 			0 "$(cat "$ru")"
@@ -332,16 +332,16 @@ for _ in range(2):
     s.send(b"x" * 60000)
 s.close()' "$MRC_H2_ADDR4"
 t0=$SECONDS
-for _ in $(seq 200); do
+for ((_n = 1; _n <= 200; _n++)); do
 	[ "$(mrc_stat "$MRC_H1" orphan_aborted)" -gt "$orph0" ] && break
-	sleep 0.1
+	mrc_nap 0.1
 done
 waited=$((SECONDS - t0))
 mrc_expect_eq "an orphan that makes no progress is reset" 1 \
 	"$(($(mrc_stat "$MRC_H1" orphan_aborted) - orph0))"
-for _ in $(seq 50); do
+for ((_n = 1; _n <= 50; _n++)); do
 	[ "$(ns_socks "$MRC_H1")" = "$socks1" ] && break
-	sleep 0.1
+	mrc_nap 0.1
 done
 mrc_expect_eq "the orphan's socket is gone" "$socks1" "$(ns_socks "$MRC_H1")"
 mrc_check "it lived about the connection timeout (${waited}s, 2 to 15 expected)" \
@@ -376,7 +376,7 @@ else
 	while mrc_transfer_running; do
 		m=$(memcg_sock)
 		[ "${m:-0}" -gt "$max" ] && max=$m
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	mrc_transfer_wait "every message arrives to readers in a memory cgroup"
 	echo "# peak socket memory of the readers' cgroup: $max bytes"
@@ -387,9 +387,9 @@ else
 			"peak socket memory $max bytes, expected at least $((4 * 65536))"
 	fi
 	# the cgroup's statistics are flushed every 2 s
-	for _ in $(seq 50); do
+	for ((_n = 1; _n <= 50; _n++)); do
 		[ "$(memcg_sock)" -eq 0 ] && break
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	mrc_expect_eq "the cgroup's socket memory comes back to 0" 0 "$(memcg_sock)"
 	rmdir "$cg"

@@ -30,9 +30,9 @@ ready=$(mktemp -u /tmp/mrc-ready.XXXXXX)
 "$sock" hold inet6 "$ready" &
 holder=$!
 mrc_pids+=("$holder")
-for _ in $(seq 100); do
+for ((_n = 1; _n <= 100; _n++)); do
 	[ -e "$ready" ] && break
-	sleep 0.1
+	mrc_nap 0.1
 done
 mrc_check "socket held open" test -e "$ready"
 mrc_check_fails "unload refused while a socket is open" rmmod mrc

@@ -28,6 +28,40 @@ mrc_pids=()
 # A test name is "<script>: <check>".
 mrc_test_prefix=$(basename "$0" .sh)
 
+# Starting a process costs 60-100 ms in the emulated VM and more in UML,
+# so the loops that wait for a condition use bash builtins: mrc_nap
+# sleeps by waiting for a line on a pipe that never gets one (its write
+# end is held open here), mrc_file_has reads a file without grep.
+exec {mrc_nap_fd}<> <(:)
+
+# mrc_nap SECS: sleep SECS (fractions allowed) without starting a process.
+mrc_nap() {
+	read -rt "$1" -u "$mrc_nap_fd" _ || :
+}
+
+# mrc_file_line FILE PATTERN: the first line of FILE that matches
+# PATTERN (a bash pattern for the whole line); fails if none does.
+mrc_file_line() {
+	local l
+
+	[ -r "$1" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do
+		# shellcheck disable=SC2053 # $2 is a pattern
+		[[ $l == $2 ]] && { echo "$l"; return 0; }
+	done <"$1"
+	return 1
+}
+
+# mrc_file_has FILE LINE-START: does a line of FILE begin with LINE-START
+# (a bash pattern; an absent file has none)?
+mrc_file_has() {
+	local s
+
+	[ -r "$1" ] || return 1
+	s=$'\n'$(<"$1")
+	[[ $s == *$'\n'$2* ]]
+}
+
 mrc_ok() {
 	mrc_ntest=$((mrc_ntest + 1))
 	echo "ok $mrc_ntest - $mrc_test_prefix: $1"
@@ -100,7 +134,7 @@ trap mrc_cleanup EXIT
 # removed when the test exits; its name goes into VAR.
 mrc_ns_create() {
 	local name
-	name="mrc-$(mktemp -u XXXXXXXX)"
+	printf -v name 'mrc-%08x' "$SRANDOM"
 	ip netns add "$name" || return 1
 	mrc_namespaces+=("$name")
 	ip -n "$name" link set lo up || return 1
@@ -115,15 +149,10 @@ mrc_ns_del() {
 	done
 }
 
-# mrc [-n NS] ARGS...: the mrc tool, in a namespace if asked.
+# mrc [-n NS] ARGS...: the mrc tool (its -n enters a namespace itself,
+# without the fork, exec and mounts of "ip netns exec").
 mrc() {
-	if [ "${1:-}" = "-n" ]; then
-		local ns=$2
-		shift 2
-		ip netns exec "$ns" "$MRC_TOOL" "$@"
-	else
-		"$MRC_TOOL" "$@"
-	fi
+	"$MRC_TOOL" "$@"
 }
 
 mrc_module_loaded() {
@@ -149,7 +178,7 @@ mrc_module_unload_when_free() {
 	mrc_module_loaded || return 0
 	for ((i = 0; i < tries; i++)); do
 		rmmod mrc 2>/dev/null && return 0
-		sleep 0.5
+		mrc_nap 0.5
 	done
 	echo "# after ${1:-20} s still in use: $(grep '^mrc ' /proc/modules)"
 	return 1
@@ -173,14 +202,32 @@ mrc_json() {
 	jq -er --arg k "$1" '.[$k] // error("no \($k)")'
 }
 
+# mrc_flat_json KEY JSON: one number or string of a flat JSON object, as
+# "mrc -j stats show" and "mrc -j config show" print (no nesting, no
+# quote inside a string); fails if KEY is absent.  No jq: starting one
+# costs a third of a second in the emulated VM, and the tests read
+# counters thousands of times.
+mrc_flat_json() {
+	local re="[{,]\"$1\":(\"[^\"]*\"|[-0-9.]+|true|false|null)"
+
+	if [[ $2 =~ $re ]]; then
+		re=${BASH_REMATCH[1]}
+		re=${re#\"}
+		echo "${re%\"}"
+	else
+		echo "mrc_flat_json: no $1" >&2
+		return 1
+	fi
+}
+
 # mrc_stat NS NAME: one counter of the namespace, from "mrc -j stats".
 mrc_stat() {
-	ip netns exec "$1" "$MRC_TOOL" -j stats show | mrc_json "$2"
+	mrc_flat_json "$2" "$("$MRC_TOOL" -n "$1" -j stats show)"
 }
 
 # mrc_setting NS NAME: one setting of the namespace, from "mrc -j config".
 mrc_setting() {
-	ip netns exec "$1" "$MRC_TOOL" -j config show | mrc_json "$2"
+	mrc_flat_json "$2" "$("$MRC_TOOL" -n "$1" -j config show)"
 }
 
 # The tool and the module must exist: build them first (make).
@@ -209,7 +256,7 @@ MRC_H2_ADDR4=10.0.1.2
 MRC_H1_ADDR6=fd00:1::1
 MRC_H2_ADDR6=fd00:1::2
 mrc_pair() {
-	modprobe veth 2>/dev/null
+	[ -d /sys/module/veth ] || modprobe veth 2>/dev/null
 	mrc_ns_create MRC_H1 || return 1
 	mrc_ns_create MRC_H2 || return 1
 	# shellcheck disable=SC2153 # mrc_ns_create sets them
@@ -230,7 +277,7 @@ mrc_netem() {
 	shift 2
 	tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null
 	[ "$1" = none ] && return 0
-	modprobe sch_netem 2>/dev/null
+	[ -d /sys/module/sch_netem ] || modprobe sch_netem 2>/dev/null
 	tc -n "$ns" qdisc add dev "$dev" root netem "$@"
 }
 
@@ -241,7 +288,7 @@ mrc_diag() {
 	local ns p t
 	[ $# -gt 0 ] || set -- "$MRC_H1" "$MRC_H2"
 	for ns in "$@"; do
-		echo "# $ns: $(ip netns exec "$ns" "$MRC_TOOL" stats show |
+		echo "# $ns: $("$MRC_TOOL" -n "$ns" stats show |
 			       grep -v ' 0$' | tr '\n' ' ')"
 	done
 	for p in $(pgrep mrc_msg); do
@@ -272,8 +319,8 @@ time.sleep(600)' "$2" "$3" >"$4" 2>&1 &
 mrc_wait_listening() {
 	local i
 	for ((i = 0; i < 100; i++)); do
-		grep -q listening "$1" 2>/dev/null && return 0
-		sleep 0.1
+		mrc_file_has "$1" listening && return 0
+		mrc_nap 0.1
 	done
 	return 1
 }
@@ -291,17 +338,17 @@ mrc_transfer_start() {
 	mrc_xfer_ns=("$cns" "$sns")
 	mrc_xfer_out=$(mktemp)
 	# MRC_XFER_SERVER_CGROUP: a cgroup v2 directory the server runs in
-	# (entered before "ip netns exec", which mounts a sysfs of its own)
+	# (mrc_msg -N enters the namespace itself, without "ip netns exec")
 	(
 		[ -z "$cg" ] || echo "$BASHPID" >"$cg/cgroup.procs" || exit
-		exec ip netns exec "$sns" "$MRC_SELFTESTS/mrc_msg" server \
+		exec "$MRC_SELFTESTS/mrc_msg" server -N "$sns" \
 			"${v6[@]}" -p "$MRC_XFER_PORT" "$@"
 	) >"$mrc_xfer_out" 2>&1 &
 	mrc_xfer_spid=$!
 	mrc_pids+=("$mrc_xfer_spid")
 	mrc_wait_listening "$mrc_xfer_out"
-	timeout "${MRC_TRANSFER_TIMEOUT:-120}" ip netns exec "$cns" \
-		"$MRC_SELFTESTS/mrc_msg" client "${v6[@]}" -a "$addr" \
+	timeout "${MRC_TRANSFER_TIMEOUT:-120}" \
+		"$MRC_SELFTESTS/mrc_msg" client -N "$cns" "${v6[@]}" -a "$addr" \
 		-p "$MRC_XFER_PORT" "$@" >"$mrc_xfer_out.c" 2>&1 &
 	mrc_xfer_cpid=$!
 	mrc_pids+=("$mrc_xfer_cpid")
@@ -311,9 +358,9 @@ mrc_transfer_start() {
 # is listening), then remove it.
 mrc_wait_ready() {
 	local _i
-	for _i in $(seq 100); do
+	for ((_i = 0; _i < 100; _i++)); do
 		[ -e "$1" ] && break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	rm -f "$1"
 }
@@ -337,7 +384,7 @@ mrc_transfer_stop() {
 # in order.  Prints the server's summary as a diagnostic.  Returns 0 when
 # the check passed.
 mrc_transfer_wait() {
-	local name=$1 out=$mrc_xfer_out rc src sent delivered
+	local name=$1 out=$mrc_xfer_out rc src sent delivered sline dline
 	wait "$mrc_xfer_cpid"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
@@ -346,8 +393,12 @@ mrc_transfer_wait() {
 	fi
 	wait "$mrc_xfer_spid"
 	src=$?
-	sent=$(sed -n 's/^sent=\([0-9]*\).*/\1/p' "$out.c")
-	delivered=$(sed -n 's/^delivered=\([0-9]*\).*/\1/p' "$out")
+	sline=$(mrc_file_line "$out.c" 'sent=*')
+	dline=$(mrc_file_line "$out" 'delivered=*')
+	sent=${sline#sent=}
+	sent=${sent%% *}
+	delivered=${dline#delivered=}
+	delivered=${delivered%% *}
 	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ -n "$sent" ] &&
 	   [ "$sent" = "$delivered" ]; then
 		mrc_ok "$name"
@@ -356,7 +407,7 @@ mrc_transfer_wait() {
 		mrc_fail "$name" "client exit $rc, server exit $src, sent '$sent', delivered '$delivered': $(tr '\n' ' ' <"$out") $(tr '\n' ' ' <"$out.c")"
 		rc=1
 	fi
-	echo "# $name: $(grep delivered= "$out") $(grep seconds= "$out.c")"
+	echo "# $name: $dline $(mrc_file_line "$out.c" '*seconds=*')"
 	rm -f "$out" "$out.c"
 	return "$rc"
 }
@@ -386,7 +437,7 @@ mrc_transfer() {
 # DADDR; an established one, whose peer port is DPORT, first), from
 # "mrc -j conn show"; empty when there is none.
 mrc_conn_cid() {
-	ip netns exec "$1" "$MRC_TOOL" -j conn show 2>/dev/null |
+	"$MRC_TOOL" -n "$1" -j conn show 2>/dev/null |
 		jq -r --arg d "${2:-}" --arg p "${3:-}" '
 			map(select($d == "" or .daddr == $d) |
 			    .score = (if .state == "established" then 0
@@ -477,7 +528,7 @@ mrc_fabric_leaf_routes() {
 	local l=$1 f s line
 	for f in 4 6; do
 		line="route replace $(mrc_fabric_prefix $((3 - l)) "$f")"
-		for s in $(seq "$MRC_FABRIC_SPINES"); do
+		for ((s = 1; s <= MRC_FABRIC_SPINES; s++)); do
 			line+=" nexthop via $(mrc_fabric_spine_addr "$s" "$l" "$f") dev l$l-s$s"
 		done
 		echo "$line"
@@ -506,7 +557,7 @@ mrc_fabric_routes() {
 		mrc_fabric_leaf_routes "$l" | ip -n "${MRC_LEAF[l]}" -batch - ||
 			return 1
 	done
-	for s in $(seq "$MRC_FABRIC_SPINES"); do
+	for ((s = 1; s <= MRC_FABRIC_SPINES; s++)); do
 		mrc_fabric_spine_routes "$s" | ip -n "${MRC_SPINE[s]}" -batch - ||
 			return 1
 	done
@@ -578,7 +629,7 @@ mrc_fabric() {
 		if [ "$hdrs" = 1 ]; then
 			mrc_fabric_hash_headers "${MRC_LEAF[l]}" || return 1
 		fi
-		for j in $(seq "$hosts"); do
+		for ((j = 1; j <= hosts; j++)); do
 			mrc_ns_create h || return 1
 			if [ "$l" = 1 ]; then
 				MRC_FHOSTS1[j]=$h
@@ -587,7 +638,7 @@ mrc_fabric() {
 			fi
 		done
 	done
-	for s in $(seq "$spines"); do
+	for ((s = 1; s <= spines; s++)); do
 		mrc_ns_create "MRC_SPINE[$s]" || return 1
 		mrc_fabric_router_sysctls "${MRC_SPINE[s]}" || return 1
 		if [ "$hdrs" = 1 ]; then
@@ -601,19 +652,19 @@ mrc_fabric() {
 
 	# the links, then per namespace one batch of addresses and routes
 	{
-		for s in $(seq "$spines"); do
+		for ((s = 1; s <= spines; s++)); do
 			for l in 1 2; do
 				echo "link add l$l-s$s netns ${MRC_LEAF[l]} type veth peer name s$s-l$l netns ${MRC_SPINE[s]}"
 			done
 		done
 		for l in 1 2; do
-			for j in $(seq "$hosts"); do
+			for ((j = 1; j <= hosts; j++)); do
 				[ "$l" = 1 ] && h=${MRC_FHOSTS1[j]} || h=${MRC_FHOSTS2[j]}
 				echo "link add eth0 netns $h type veth peer name l$l-h$j netns ${MRC_LEAF[l]}"
 			done
 		done
 	} | ip -batch - || return 1
-	for s in $(seq "$spines"); do
+	for ((s = 1; s <= spines; s++)); do
 		for l in 1 2; do
 			for f in 4 6; do
 				a=$(mrc_fabric_spine_addr "$s" "$l" "$f")
@@ -640,7 +691,7 @@ mrc_fabric() {
 		done
 	done
 	for l in 1 2; do
-		for j in $(seq "$hosts"); do
+		for ((j = 1; j <= hosts; j++)); do
 			[ "$l" = 1 ] && h=${MRC_FHOSTS1[j]} || h=${MRC_FHOSTS2[j]}
 			cmds[$h]="address add $(mrc_fabric_addr "$l" "$j")/32 dev eth0
 address add $(mrc_fabric_addr "$l" "$j" 6)/128 dev eth0 nodad
@@ -665,7 +716,7 @@ route add $(mrc_fabric_addr "$l" "$j" 6)/128 dev l$l-h$j
 		done
 		cmds[${MRC_LEAF[l]}]+=$(mrc_fabric_leaf_routes "$l")
 	done
-	for s in $(seq "$spines"); do
+	for ((s = 1; s <= spines; s++)); do
 		cmds[${MRC_SPINE[s]}]+=$(mrc_fabric_spine_routes "$s")
 	done
 	for n in "${!cmds[@]}"; do
@@ -735,7 +786,7 @@ mrc_fabric_spine_of() {
 # not a fabric host.
 mrc_fabric_leaf_of() {
 	local j
-	for j in $(seq "$MRC_FABRIC_HOSTS"); do
+	for ((j = 1; j <= MRC_FABRIC_HOSTS; j++)); do
 		[ "$1" = "${MRC_FHOSTS1[j]}" ] && { echo 1; return; }
 		[ "$1" = "${MRC_FHOSTS2[j]}" ] && { echo 2; return; }
 	done

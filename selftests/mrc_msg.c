@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrc_msg: end-to-end message integrity over mrc sockets.
  *
- *   mrc_msg server [-6] [-p PORT] [-c CONNS] [-P PAUSE_MS] [-b RCVBUF]
- *   mrc_msg client [-6] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
+ *   mrc_msg server [-6] [-N NETNS] [-p PORT] [-c CONNS] [-P PAUSE_MS]
+ *                  [-b RCVBUF]
+ *   mrc_msg client [-6] [-N NETNS] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
  *                  [-m MIN] [-M MAX] [-s SEED] [-b SNDBUF]
  *                  [-i INTERVAL_US] [-T SECONDS] [-H HOLD_MS] [-R]
  *
@@ -27,17 +28,25 @@
  * SIGUSR1 makes the client stop sending (or holding) and finish as if its
  * last message had been sent (use it with -n 0 on the server).
  *
+ * -N NETNS (both sides) runs in the network namespace NETNS of "ip netns"
+ * (a name with a slash: that namespace file): what "ip netns exec" does
+ * for a program that needs no sysfs, without starting ip.
+ *
  * -R (both sides) is request/response: the server sends every message it
  * receives back, and the client waits for each echo before its next
  * message and checks that it is the message it sent, byte for byte.  The
  * client then prints echoed=N too, and exits 1 if an echo is missing or
  * differs.
  */
+#define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -502,6 +511,28 @@ static size_t parse_size(const char *s)
 	return v;
 }
 
+/* -N: enter a network namespace by name or path. */
+static int enter_netns(const char *name)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "mrc_msg: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	err = setns(fd, CLONE_NEWNET);
+	if (err)
+		fprintf(stderr, "mrc_msg: setns %s: %s\n", path, strerror(errno));
+	close(fd);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	bool server;
@@ -512,7 +543,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
-	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:R")) != -1) {
+	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:RN:")) != -1) {
 		switch (c) {
 		case '6':
 			cfg.v6 = true;
@@ -555,6 +586,10 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			cfg.rr = true;
+			break;
+		case 'N':
+			if (enter_netns(optarg))
+				return 2;
 			break;
 		default:
 			return 2;

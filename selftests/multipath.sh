@@ -138,7 +138,7 @@ check_spread() {
 	local how=${4:-evs} s d total=0 n=0 shares=() bad="" desc=""
 	read -ra b <<<"$2"
 	read -ra a <<<"$3"
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		d=$((a[s - 1] - b[s - 1]))
 		total=$((total + d))
 		if [ "$how" = even ]; then
@@ -153,7 +153,7 @@ check_spread() {
 		mrc_fail "$name" "no packets ($total) or no active EVs ($n)"
 		return
 	fi
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		d=$((a[s - 1] - b[s - 1]))
 		# |d/total - share/n| <= TOL% of share/n
 		local dev=$(((d * n - shares[s] * total) * 100))
@@ -175,12 +175,12 @@ wait_cids() {
 	local i
 	cid1=
 	cid2=
-	for i in $(seq 50); do
+	for ((i = 1; i <= 50; i++)); do
 		[ -n "$cid1" ] || cid1=$(mrc_conn_cid "$MRC_FH1" "$(addr "$1")" \
 					      "$MRC_XFER_PORT")
 		[ -n "$cid2" ] || cid2=$(mrc_conn_cid "$MRC_FH2" "$(saddr "$1")")
 		[ -n "$cid1" ] && [ -n "$cid2" ] && return 0
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	return 1
 }
@@ -203,7 +203,7 @@ spread() {
 		return
 	fi
 	echo "# [${SECONDS}s] $name EVs: $(ev_summary)"
-	sleep 1
+	mrc_nap 1
 	mrc_transfer_stop
 	mrc_transfer_wait "$name: every message once and intact"
 	after=$(mrc_fabric_uplinks_tx 1)
@@ -219,7 +219,7 @@ spread() {
 		local -a b a
 		read -ra b <<<"$before"
 		read -ra a <<<"$after"
-		for s in $(seq "$NSPINES"); do
+		for ((s = 1; s <= NSPINES; s++)); do
 			d=$((a[s - 1] - b[s - 1]))
 			total=$((total + d))
 			if [ "$d" -gt "$top" ]; then
@@ -279,7 +279,7 @@ bad_watch() {
 		done
 		[ -z "$bad_missing" ] && [ $((SECONDS - t0)) -ge "$min" ] && break
 		[ $((SECONDS - t0)) -ge "$max" ] && break
-		sleep 0.3
+		mrc_nap 0.3
 	done
 }
 
@@ -302,7 +302,7 @@ wait_no_bad() {
 			return 0
 		fi
 		[ $((SECONDS - t0)) -ge "$1" ] && break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	echo "# BAD EVs left: sender $b1, receiver $b2"
 	return 1
@@ -356,11 +356,11 @@ failure() {
 	local mon="" monpid=""
 	if [ "$kind" = far ]; then
 		mon=$(mktemp)
-		ip netns exec "$MRC_FH1" "$MRC_TOOL" -j monitor path >"$mon" 2>&1 &
+		"$MRC_TOOL" -n "$MRC_FH1" -j monitor path >"$mon" 2>&1 &
 		monpid=$!
 		mrc_pids+=("$monpid")
 	fi
-	sleep 1
+	mrc_nap 1
 	case $kind in
 	far|blackhole|gray)
 		need=$pre_s
@@ -419,7 +419,7 @@ failure() {
 		g1=$(mrc_fabric_uplink_tx 1 "$SPINE")
 		g2=$(mrc_fabric_uplink_tx 2 "$SPINE")
 		t2a=$(($(mrc_fabric_uplinks_tx 2 | tr ' ' '+')))
-		sleep 2
+		mrc_nap 2
 		h1=$(mrc_fabric_uplink_tx 1 "$SPINE")
 		h2=$(mrc_fabric_uplink_tx 2 "$SPINE")
 		t2b=$(($(mrc_fabric_uplinks_tx 2 | tr ' ' '+')))
@@ -484,7 +484,7 @@ failure() {
 			for p in $wrong2; do
 				echo "# $name receiver: BAD off the failure (once so far): port $p spine ${ev_spine[$p]} ${ev_info[$p]}"
 			done
-			sleep 1
+			mrc_nap 1
 			still=
 			if evmap2; then
 				for p in $(ports_where "$wrong_of"); do
@@ -541,7 +541,7 @@ failure() {
 		before_up=$(mrc_fabric_uplinks_tx 1)
 		local before2
 		before2=$(mrc_fabric_uplinks_tx 2)
-		sleep 2
+		mrc_nap 2
 		after_up=$(mrc_fabric_uplinks_tx 1)
 		check_spread "$name repaired: spread over every spine again" \
 			"$before_up" "$after_up"
@@ -580,7 +580,7 @@ reps_failure() {
 		mrc_expect_eq "$name: the connection uses policy reps" reps \
 			"$(mrc -n "$MRC_FH1" -j conn show | jq -r --argjson c "$cid1" \
 			   'map(select(.local_cid == $c)) | .[0].policy')"
-		sleep 1
+		mrc_nap 1
 		fail_on "$kind"
 		bad_watch 3 8 "spine == $SPINE" ""
 		mrc_check "$name: only EVs through the failure went BAD" \
@@ -589,7 +589,7 @@ reps_failure() {
 		s2=$(stats "$MRC_FH1")
 		g1=$(mrc_fabric_uplink_tx 1 "$SPINE")
 		t1a=$(($(mrc_fabric_uplinks_tx 1 | tr ' ' '+')))
-		sleep 2
+		mrc_nap 2
 		h1=$(mrc_fabric_uplink_tx 1 "$SPINE")
 		t1b=$(($(mrc_fabric_uplinks_tx 1 | tr ' ' '+')))
 		stat_deltas "$s2" "$(stats "$MRC_FH1")"
@@ -631,9 +631,9 @@ all_dead() {
 	local before
 	before=$(stats "$MRC_FH1")
 	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" "${PACED[@]}"
-	sleep 2
+	mrc_nap 2
 	t0=$SECONDS
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		mrc_fabric_far_down "$s"
 	done
 	out=$mrc_xfer_out
@@ -651,13 +651,13 @@ all_dead() {
 	rm -f "$out" "$out.c"
 	stat_deltas "$before" "$(stats "$MRC_FH1")"
 	mrc_check "$name: timeout counted" test $((D[conn_timedout])) -gt 0
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		mrc_fabric_far_up "$s"
 	done
 	for ns in "$MRC_FH1" "$MRC_FH2"; do
 		mrc -n "$ns" config set conn_timeout_ms 15000
 	done
-	sleep 1
+	mrc_nap 1
 	mrc_expect_eq "$name: no connection left on either host" "0 0" \
 		"$(mrc -n "$MRC_FH1" -j conn show | jq length) $(mrc -n "$MRC_FH2" -j conn show | jq length)"
 	mrc_transfer_between "$name: fabric repaired, a new connection works" \
@@ -687,7 +687,7 @@ for fam in 6 4; do
 	read -ra b <<<"$before"
 	read -ra a <<<"$after"
 	total=$(( (a[0] + a[1] + a[2] + a[3]) - (b[0] + b[1] + b[2] + b[3]) ))
-	for s in $(seq "$NSPINES"); do
+	for ((s = 1; s <= NSPINES; s++)); do
 		# at least half a fair share
 		d=$((a[s - 1] - b[s - 1]))
 		[ $((d * NSPINES * 2)) -ge "$total" ] && nspread=$((nspread + 1))

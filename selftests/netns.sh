@@ -44,9 +44,9 @@ s.bind(("0.0.0.0", 6000))
 open(sys.argv[1], "w").close()
 time.sleep(60)' /tmp/mrc-netns-bound-$$ &
 mrc_pids+=("$!")
-for _ in $(seq 100); do
+for ((_n = 1; _n <= 100; _n++)); do
 	[ -e /tmp/mrc-netns-bound-$$ ] && break
-	sleep 0.1
+	mrc_nap 0.1
 done
 rm -f /tmp/mrc-netns-bound-$$
 out=$(mrc -n "$b" config set port 6000 2>&1)
@@ -91,7 +91,7 @@ send "$a" 5000 "\x09\x06$hdr"
 send "$a" 5000 "\x03\x00$hdr"
 send "$a" 5000 "\x03\x09$hdr"
 send "$a" 5000 "\x03\x06$hdr\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05"
-sleep 0.2
+mrc_nap 0.2
 # the RST answering the probe goes to 127.0.0.1 on our own port: it comes
 # back to us as a sixth datagram for an unknown connection, never answered
 mrc_expect_eq "6 datagrams counted in namespace a" 6 "$(mrc_stat "$a" in_pkts)"
@@ -124,7 +124,7 @@ mrc_expect_eq "namespace b counters start at zero" 0 "$(mrc_stat "$b" in_pkts)"
 warnings() { dmesg | grep -c -e 'cut here' -e 'BUG:' -e 'general protection'; }
 before=$(warnings)
 mrc_check "namespace b deleted after the reload" mrc_ns_del "$b"
-sleep 1
+mrc_nap 1
 c=
 mrc_ns_create c || { mrc_fail "namespace c created"; mrc_done; }
 mrc -n "$c" config set max_msg_size 262144
@@ -181,9 +181,9 @@ s.bind(("0.0.0.0", int(sys.argv[2])))
 open(sys.argv[1], "w").close()
 time.sleep(120)' "$held" "$port" &
 mrc_pids+=("$!")
-for _ in $(seq 100); do
+for ((_n = 1; _n <= 100; _n++)); do
 	[ -e "$held" ] && break
-	sleep 0.1
+	mrc_nap 0.1
 done
 mrc_check "port $port taken in namespace c" test -e "$held"
 rm -f "$held"

@@ -143,7 +143,7 @@ conns_batch() {
 	for ((i = 0; i < 600; i++)); do
 		grep -q '^ready' "$tmp/conns.out" && break
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	out=$(grep '^ready' "$tmp/conns.out")
 	if [ -z "$out" ]; then
@@ -257,9 +257,9 @@ print("reset", len(socks) - len(alive), "of", len(socks), flush=True)' \
 		>"$tmp/c3.out" 2>&1 &
 	cpid=$!
 	mrc_pids+=("$cpid")
-	for i in $(seq 300); do
+	for ((i = 1; i <= 300; i++)); do
 		grep -q '^connected' "$tmp/c3.out" && break
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	mrc_expect_eq "$name: 100 connections to a listener that never accepts" \
 		"connected 100" "$(grep '^connected' "$tmp/c3.out")"
@@ -275,7 +275,7 @@ print("reset", len(socks) - len(alive), "of", len(socks), flush=True)' \
 		echo "$n" >"$tmp/loops3"
 	) &
 	loop_pid=$!
-	sleep 1
+	mrc_nap 1
 	kill -9 "$lpid"
 	wait "$cpid"
 	touch "$stop"
@@ -284,10 +284,10 @@ print("reset", len(socks) - len(alive), "of", len(socks), flush=True)' \
 	echo "# $name: $out; $(cat "$tmp/loops3") deny/dump/allow rounds; conn_aborted +$(($(mrc_stat "$NS" conn_aborted) - abt0))"
 	mrc_expect_eq "$name: the listener's close reset every child's peer" \
 		"reset 100 of 100" "$out"
-	for i in $(seq 50); do
+	for ((i = 1; i <= 50; i++)); do
 		n=$(mrc -n "$NS" -j conn show | jq length)
 		[ "$n" = 0 ] && break
-		sleep 0.2
+		mrc_nap 0.2
 	done
 	mrc_expect_eq "$name: no connection is left" 0 "$n"
 	mrc_check "$name: the deny and allow loop ran" test "$(cat "$tmp/loops3")" -gt 0

@@ -102,7 +102,7 @@ watch_sender() {
 			[ "$cur" -le "$max" ] || max=$cur
 			[ "$sent" -lt "$n" ] || break
 		fi
-		sleep 0.1
+		mrc_nap 0.1
 	done
 	echo "$max $cur $sent"
 }
