@@ -125,7 +125,7 @@ inj_cmd() {
 # (nsenter: "ip netns exec" is slow in an emulated VM)
 # shellcheck disable=SC2016 # an awk program
 snapshot() {
-	nsenter --net="/run/netns/$1" "$MRC_TOOL" stats show &&
+	"$MRC_TOOL" -n "$1" stats show &&
 	nsenter --net="/run/netns/$1" awk '$1 == "Udp:" {
 		if (!n++) { split($0, k); next }
 		for (i = 2; i <= NF; i++)

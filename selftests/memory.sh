@@ -15,7 +15,11 @@ mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 # proto_col NAME COLUMN: a column of /proc/net/protocols for protocol NAME
 # (2: size, 3: sockets, 4: memory in pages, 5: pressure)
 proto_col() {
-	awk -v p="$1" -v c="$2" '$1 == p { print $c }' /proc/net/protocols
+	local f
+
+	while read -ra f; do
+		[ "${f[0]}" = "$1" ] && { echo "${f[$2 - 1]}"; return; }
+	done </proc/net/protocols
 }
 
 # ns_socks NS: MRC and MRCv6 sockets in use in namespace NS (the sockets

@@ -187,9 +187,7 @@ mrc_module_unload_when_free() {
 # mrc_ns_use NS: make (and close) an mrc socket in NS, which opens the
 # namespace's tunnel sockets (a namespace binds its port on first use)
 mrc_ns_use() {
-	ip netns exec "$1" python3 -c '
-import socket
-socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254).close()'
+	ip netns exec "$1" "$MRC_SELFTESTS/mrc_sock" create inet >/dev/null
 }
 
 # mrc_udp_bound NS PORT: is a UDP socket bound to PORT in NS?
@@ -218,6 +216,30 @@ mrc_flat_json() {
 		echo "mrc_flat_json: no $1" >&2
 		return 1
 	fi
+}
+
+# mrc_conn_get NS DPORT KEY...: the values of KEYs (one line, by spaces)
+# of the first connection in NS whose peer port is DPORT, from the flat
+# objects of "mrc -j conn show"; fails if there is none.
+mrc_conn_get() {
+	local json obj vals=() k v re="[{,]\"dport\":$2[,}]"
+
+	json=$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null) || return 1
+	shift 2
+	json=${json#[}
+	while [[ $json == "{"* ]]; do
+		obj=${json%%\}*}\}
+		json=${json#"$obj"}
+		json=${json#,}
+		[[ $obj =~ $re ]] || continue
+		for k in "$@"; do
+			v=$(mrc_flat_json "$k" "$obj") || return 1
+			vals+=("$v")
+		done
+		echo "${vals[*]}"
+		return 0
+	done
+	return 1
 }
 
 # mrc_stat NS NAME: one counter of the namespace, from "mrc -j stats".

@@ -32,7 +32,7 @@ mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 local_drops() {
 	local fam=$1 name="local qdisc drops, IPv$1" st0 st1 d dropped bad lost cc
 	modprobe sch_tbf 2>/dev/null
-	cc=$(mrc -n "$MRC_H1" -j config show | jq -r .cc)
+	cc=$(mrc_setting "$MRC_H1" cc)
 	mrc -n "$MRC_H1" config set cc reno
 	st0=$(mrc -n "$MRC_H1" -j stats show)
 	tc -n "$MRC_H1" qdisc replace dev eth0 root tbf rate 20mbit burst 10kb \
@@ -42,14 +42,18 @@ local_drops() {
 	tc -n "$MRC_H1" qdisc del dev eth0 root
 	mrc -n "$MRC_H1" config set cc "$cc"
 	st1=$(mrc -n "$MRC_H1" -j stats show)
-	d=$(jq -rn --argjson a "$st0" --argjson b "$st1" '
-		[("out_dropped", "retrans", "spurious_retrans", "ev_bad_loss",
-		  "lost_ev", "lost_time", "lost_rto") | "\(.) \(($b[.] // 0) - ($a[.] // 0))"] | join(", ")')
+	local k
+	local -A dt
+	d=
+	for k in out_dropped retrans spurious_retrans ev_bad_loss lost_ev \
+		 lost_time lost_rto; do
+		dt[$k]=$(($(mrc_flat_json "$k" "$st1") - $(mrc_flat_json "$k" "$st0")))
+		d+="${d:+, }$k ${dt[$k]}"
+	done
 	echo "# $name: $d"
-	read -r dropped bad lost < <(jq -rn --argjson a "$st0" --argjson b "$st1" '
-		[("out_dropped", "ev_bad_loss", "lost_ev", "lost_time") |
-		 ($b[.] // 0) - ($a[.] // 0)] |
-		"\(.[0]) \(.[1]) \(.[2] + .[3])"')
+	dropped=${dt[out_dropped]}
+	bad=${dt[ev_bad_loss]}
+	lost=$((dt[lost_ev] + dt[lost_time]))
 	mrc_check "$name: counted (out_dropped)" test "$dropped" -gt 0
 	# before, every drop made its EV BAD and was found lost by the time
 	# rule (118 and 113 of 100 messages).  An EV whose first
@@ -93,10 +97,8 @@ export MRC_TRANSFER_TIMEOUT=90
 watch_sender() {
 	local n=$1 max=0 cur=none sent=0 line t0=$SECONDS
 	while [ $((SECONDS - t0)) -lt 60 ]; do
-		line=$(mrc -n "$MRC_H1" -j conn show 2>/dev/null |
-		       jq -r --argjson p "$MRC_XFER_PORT" '
-				map(select(.dport == $p)) | .[0] // empty |
-				"\(.in_flight) \(.msgs_sent)"')
+		line=$(mrc_conn_get "$MRC_H1" "$MRC_XFER_PORT" in_flight \
+		       msgs_sent)
 		if [ -n "$line" ]; then
 			read -r cur sent <<<"$line"
 			[ "$cur" -le "$max" ] || max=$cur
