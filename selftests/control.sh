@@ -807,8 +807,8 @@ print("%d:%d:%s %d:%s %s %d" % (
 		conns_stop big
 		# they finish as orphans: later parts dump the tables
 		for ((_n = 1; _n <= 300; _n++)); do
-			[ "$(mrc -n "$H1" -j conn show | jq length)" = 0 ] &&
-				[ "$(mrc -n "$H2" -j conn show | jq length)" = 0 ] &&
+			[ "$(mrc -n "$H1" -j conn show)" = "[]" ] &&
+				[ "$(mrc -n "$H2" -j conn show)" = "[]" ] &&
 				break
 			mrc_nap 0.1
 		done

@@ -242,6 +242,16 @@ mrc_conn_get() {
 	return 1
 }
 
+# mrc_conn_count NS: how many connections "mrc -j conn show" lists in NS
+# (its flat objects counted by their closing braces, without jq).
+mrc_conn_count() {
+	local json
+
+	json=$("$MRC_TOOL" -n "$1" -j conn show) || return 1
+	json=${json//[^\}]/}
+	echo "${#json}"
+}
+
 # mrc_stat NS NAME: one counter of the namespace, from "mrc -j stats".
 mrc_stat() {
 	mrc_flat_json "$2" "$("$MRC_TOOL" -n "$1" -j stats show)"

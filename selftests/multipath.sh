@@ -659,7 +659,7 @@ all_dead() {
 	done
 	mrc_nap 1
 	mrc_expect_eq "$name: no connection left on either host" "0 0" \
-		"$(mrc -n "$MRC_FH1" -j conn show | jq length) $(mrc -n "$MRC_FH2" -j conn show | jq length)"
+		"$(mrc_conn_count "$MRC_FH1") $(mrc_conn_count "$MRC_FH2")"
 	mrc_transfer_between "$name: fabric repaired, a new connection works" \
 		"$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" -n 200 -m 1K -M 8K
 }

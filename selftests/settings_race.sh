@@ -285,7 +285,7 @@ print("reset", len(socks) - len(alive), "of", len(socks), flush=True)' \
 	mrc_expect_eq "$name: the listener's close reset every child's peer" \
 		"reset 100 of 100" "$out"
 	for ((i = 1; i <= 50; i++)); do
-		n=$(mrc -n "$NS" -j conn show | jq length)
+		n=$(mrc_conn_count "$NS")
 		[ "$n" = 0 ] && break
 		mrc_nap 0.2
 	done
