@@ -251,7 +251,8 @@ spread() {
 # samples in a row (0.3 s and more apart: longer than its first probe,
 # which brings back an EV that only looked dead, e.g. a packet the
 # emulated VM delayed) is recorded in $bad_wrong; one seen BAD once is a
-# diagnostic.  Sets $bad_missing (NEED ports not BAD at the end) and
+# diagnostic.  Sets $bad_missing (NEED ports neither BAD now, nor seen
+# BAD, nor recycled) and
 # $bad_seen (every BAD port seen).
 bad_watch() {
 	local min=$1 max=$2 allowed=$3 need=$4 t0=$SECONDS p wrong prev=""
@@ -273,9 +274,15 @@ bad_watch() {
 		for p in $(ports_where 'state == "bad"'); do
 			[[ " $bad_seen " = *" $p "* ]] || bad_seen+="$p "
 		done
+		# went BAD: BAD now, seen BAD at an earlier turn, or gone
+		# (only a BAD spare is recycled to a new port, and on a slow
+		# machine that can come between two turns of this loop)
 		bad_missing=
 		for p in $need; do
-			[ "${ev_state[$p]:-gone}" = bad ] || bad_missing+="$p "
+			case ${ev_state[$p]:-gone} in
+			bad|gone) ;;
+			*) [[ " $bad_seen " == *" $p "* ]] || bad_missing+="$p " ;;
+			esac
 		done
 		[ -z "$bad_missing" ] && [ $((SECONDS - t0)) -ge "$min" ] && break
 		[ $((SECONDS - t0)) -ge "$max" ] && break
