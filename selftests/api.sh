@@ -54,12 +54,50 @@ mrc_expect_eq "conn_refused counts the refused connects" 6 \
 	"$(mrc_stat "$ns" conn_refused)"
 # mrc_api's memory regions (test_mr): 4 on its connection, MRC_MR_MAX
 # (1024) on one socket, 1 in a child that exits with it, 2 under
-# RLIMIT_MEMLOCK; refused for room: 2 past MRC_MR_MAX, 2 over the limit
-mrc_expect_eq "mr_reg counts the registrations" 1031 \
+# RLIMIT_MEMLOCK; refused for room: 2 past MRC_MR_MAX, 2 over the limit.
+# test_write: 4 per family
+mrc_expect_eq "mr_reg counts the registrations" 1039 \
 	"$(mrc_stat "$ns" mr_reg)"
-mrc_expect_eq "mr_dereg: every region released" 1031 \
+mrc_expect_eq "mr_dereg: every region released" 1039 \
 	"$(mrc_stat "$ns" mr_dereg)"
 mrc_expect_eq "mr_denied counts the refusals for room" 4 \
 	"$(mrc_stat "$ns" mr_denied)"
+
+# mrc_api's WRITEs (test_write, inet and inet6): per family one into a
+# read-only region, two past a region's end, two with keys of no region
+# of the connection, and the pieces of a 32 MiB WRITE that arrived after
+# its region was deregistered (with more than one CPU at least one: the
+# test saw bytes not yet written when it deregistered)
+declare -A w
+for k in out_write write_placed write_bad_key write_bad_access \
+	 write_bad_range; do
+	w[$k]=$(mrc_stat "$ns" "$k")
+done
+mrc_expect_eq "write_bad_access counts WRITEs into read-only regions" 2 \
+	"${w[write_bad_access]}"
+mrc_expect_eq "write_bad_range counts WRITEs past a region's end" 4 \
+	"${w[write_bad_range]}"
+bad_keys=4
+[ "$(nproc)" -gt 1 ] && bad_keys=6
+if [ "${w[write_bad_key]:-0}" -ge "$bad_keys" ]; then
+	mrc_ok "write_bad_key counts WRITEs with no region's key"
+else
+	mrc_fail "write_bad_key counts WRITEs with no region's key" \
+		"${w[write_bad_key]}, expected at least $bad_keys"
+fi
+# loopback loses nothing: every WRITE packet sent arrived once, and was
+# placed or refused
+mrc_expect_eq "every WRITE packet sent was placed or refused" \
+	"${w[out_write]}" \
+	"$((w[write_placed] + w[write_bad_key] + w[write_bad_access] + \
+	    w[write_bad_range]))"
+# per family at least 2 packets of 100000 bytes (lo's MTU is 64 KiB) and
+# one per WRITE of the 40
+if [ "${w[write_placed]:-0}" -ge 84 ]; then
+	mrc_ok "write_placed counts the WRITE packets placed"
+else
+	mrc_fail "write_placed counts the WRITE packets placed" \
+		"${w[write_placed]}, expected at least 84"
+fi
 
 mrc_done

@@ -30,12 +30,13 @@ import socket
 import struct
 import sys
 
-VERSION = 3
+VERSION = 4
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
-F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP = (0x0001, 0x0002, 0x0004, 0x0008,
-                                           0x0010)
+F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP, F_RDMA = (0x0001, 0x0002, 0x0004,
+                                                   0x0008, 0x0010, 0x0020)
 HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
+RDMA_HDR_LEN = 40 + 24	# DATA, then struct mrc_rdma_ext
 ECN_CE = 3
 
 U32 = 0xffffffff
@@ -54,6 +55,18 @@ def data(dst, src, psn, msg_id, msg_len, off, payload=b'', plen=None,
             struct.pack('!IIIIIHHHH', psn & U32, msg_id & U32, msg_len & U32,
                         off & U32, 12345, ev, plen & 0xffff,
                         lost_seq & 0xffff, lost_ev & 0xffff) + payload)
+
+
+def rdma(dst, src, psn, key, roff, op_len, off=0, payload=b'', plen=None,
+         flags=F_RDMA, msg_id=0, msg_len=0, op_id=0):
+    """A piece of a WRITE: DATA with MRC_F_RDMA, its extension (key,
+    roffset, op_id, op_len), then the payload."""
+    if plen is None:
+        plen = len(payload)
+    hdr = data(dst, src, psn, msg_id, msg_len, off, plen=plen, flags=flags)
+    return (hdr + struct.pack('!QQII', key & 0xffffffffffffffff,
+                              roff & 0xffffffffffffffff, op_id & U32,
+                              op_len & U32) + payload)
 
 
 def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
@@ -165,10 +178,13 @@ def build(args):
                 PROBE: probe(cid, peer),
                 CONFIRM: syn(cid, peer, 7, 8, 4797, typ=CONFIRM)}
         pls = [full[t][:n] for t in sorted(full) for n in range(HDR_LEN[t])]
+        # a WRITE's piece cut inside its extension
+        wr = rdma(cid, peer, rnxt, 1, 0, 0)
+        pls += [wr[:n] for n in range(HDR_LEN[DATA], RDMA_HDR_LEN)]
         counter = 'drop_short'
     elif cls == 'version':
         pls = []
-        for v in (0, 1, 2, VERSION + 1, 0x10, 0x80, 0xff):
+        for v in (0, 1, 2, 3, VERSION + 1, 0x10, 0x80, 0xff):
             pls += [next_piece(ver=v), ack(cid, peer, una, ver=v),
                     probe(cid, peer, ver=v)]
         counter = 'drop_version'
@@ -194,6 +210,11 @@ def build(args):
                probe(cid, peer, flags=F_FIN), probe(cid, peer, flags=F_CE),
                probe(cid, peer, flags=F_REFUSED),
                probe(cid, peer, flags=0x0040),
+               # RDMA only on DATA, never with FIN
+               rdma(cid, peer, rnxt, 1, 0, 0, flags=F_RDMA | F_FIN),
+               ack(cid, peer, una, flags=F_RDMA),
+               probe(cid, peer, flags=F_RDMA),
+               probe(cid, peer, typ=RST, flags=F_RDMA),
                probe(cid, peer, typ=RST, flags=F_FIN),
                probe(cid, peer, typ=RST, flags=F_CE),
                probe(cid, peer, typ=RST, flags=F_REFUSED | 0x0800)]
@@ -236,7 +257,18 @@ def build(args):
                next_piece(msg_len=1000, off=0xfffffff0, payload=b'\1' * 32),
                next_piece(msg_len=1000, off=U32),
                next_piece(msg_len=len(body), payload=b''),
-               next_piece(msg_len=len(body), off=5, payload=b'')]
+               next_piece(msg_len=len(body), off=5, payload=b''),
+               # a WRITE's piece past its operation, empty in a longer
+               # one, or whose last byte's offset wraps
+               rdma(cid, peer, rnxt, 1, 0, 100, off=95, payload=body),
+               rdma(cid, peer, rnxt, 1, 0, 0, payload=body),
+               rdma(cid, peer, rnxt, 1, 0, 10, off=U32, payload=body),
+               rdma(cid, peer, rnxt, 1, 0, 10),
+               rdma(cid, peer, rnxt, 1, (1 << 64) - 5, 10, payload=body),
+               rdma(cid, peer, rnxt, 1, (1 << 64) - 1, 10, payload=body),
+               # its length field lies
+               rdma(cid, peer, rnxt, 1, 0, 100, payload=body, plen=11),
+               rdma(cid, peer, rnxt, 1, 0, 100, payload=body, plen=9)]
         counter = 'drop_bad_len'
     elif cls == 'too_big':
         pls = [next_piece(msg_len=U32), next_piece(msg_len=0x80000000),
@@ -362,6 +394,9 @@ def build(args):
                probe(cid, peer, typ=RST, reserved=0xffff),
                # a lost ACK's sequence without its EV
                next_piece(lost_seq=5),
+               # a WRITE's piece with a message's fields
+               rdma(cid, peer, rnxt, 1, 0, 10, payload=body, msg_id=1),
+               rdma(cid, peer, rnxt, 1, 0, 10, payload=body, msg_len=10),
                # more SACK words or echoes than an ACK may carry
                ack(cid, peer, una, sack=1 << 255, words=7) + b'\0' * 4,
                ack(cid, peer, una, echoes=[(una, 1, 49152, 0)] * 17)]

@@ -41,6 +41,20 @@ static bool mrc_skb_from_peer(const struct sk_buff *skb,
 	return ipv6_addr_equal(peer, &ipv6_hdr(skb)->saddr);
 }
 
+/* The header bytes of @skb's type, its first 48 bytes in the linear part:
+ * an ACK's SACK words and echoes, a WRITE's extension.
+ */
+static unsigned int mrc_hdr_pull_len(const struct sk_buff *skb)
+{
+	const struct mrc_hdr *h = mrc_skb_hdr(skb);
+
+	if (h->type == MRC_PKT_ACK)
+		return MRC_ACK_MAX_LEN;
+	if (h->type == MRC_PKT_DATA && (ntohs(h->flags) & MRC_F_RDMA))
+		return MRC_RDMA_HDR_LEN;
+	return sizeof(struct mrc_ack_hdr);
+}
+
 static bool mrc_skb_ce(const struct sk_buff *skb)
 {
 	if (ip_hdr(skb)->version == 4)
@@ -92,7 +106,8 @@ void mrc_ofo_purge(struct sock *sk)
 	if (!msk->rcv_ofo)
 		return;
 	for (i = 0; i < MRC_WIN_PKTS; i++) {
-		kfree_skb(msk->rcv_ofo[i]);
+		if (msk->rcv_ofo[i] != MRC_OFO_PLACED)
+			kfree_skb(msk->rcv_ofo[i]);
 		msk->rcv_ofo[i] = NULL;
 	}
 	msk->rcv_ofo_bytes = 0;
@@ -171,6 +186,119 @@ static bool mrc_rmem_schedule(struct sock *sk, struct sk_buff *skb,
 	return mrc_mem_force_rmem(sk, skb->truesize);
 }
 
+/* A data packet taken (in order or not): the connection's counters. */
+static void mrc_rcv_count(struct sock *sk, bool ce)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	msk->stats.pkts_received++;
+	if (ce) {
+		msk->rcv_ce++;
+		msk->stats.ce++;
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IN_CE);
+	}
+}
+
+/* Hold @psn, after rcv_nxt: its packet @skb, or MRC_OFO_PLACED. */
+static void mrc_rcv_hold(struct sock *sk, u32 psn, struct sk_buff *skb)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	msk->rcv_ofo[psn % MRC_WIN_PKTS] = skb;
+	if (!mrc_psn_before(psn, msk->rcv_hi))
+		msk->rcv_hi = psn + 1;
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IN_OFO);
+}
+
+/* rcv_nxt has just advanced: what waited for it follows, pieces of
+ * messages to the receive queue, WRITE's pieces (placed already) passed
+ * over.  Wakes the reader if a piece was queued, here or (@queued) by the
+ * caller.
+ *
+ * Return: false when a piece breaks the message stream (the connection
+ * must end).
+ */
+static bool mrc_rcv_in_order(struct sock *sk, bool queued)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	bool ok = true;
+	struct sk_buff *skb;
+	u32 slot;
+
+	for (;;) {
+		slot = msk->rcv_nxt % MRC_WIN_PKTS;
+		skb = msk->rcv_ofo[slot];
+		if (!skb)
+			break;
+		msk->rcv_ofo[slot] = NULL;
+		if (skb == MRC_OFO_PLACED) {
+			msk->rcv_nxt++;
+			continue;
+		}
+		msk->rcv_ofo_bytes -= mrc_cb(skb)->len;
+		queued = true;
+		ok = mrc_rcv_deliver(sk, skb);
+		if (!ok)
+			break;
+	}
+	if (ok && queued)
+		sk->sk_data_ready(sk);
+	return ok;
+}
+
+/* A WRITE's piece (DATA with MRC_F_RDMA), new and inside the window:
+ * placed into its region now, whatever its order, and its PSN taken like
+ * any DATA's, so that the walk in order passes it and a message sent
+ * after the WRITE is delivered after its bytes are in place.  A piece
+ * that names no region of this connection, one not remotely writable or
+ * bytes past a region's end is refused: nothing is written, the refusal
+ * is counted, and the PSN is taken all the same (the connection goes
+ * on).  Nothing is queued or charged to the receive buffer.  Does not
+ * consume @skb.
+ */
+static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+	const struct mrc_rdma_ext *x = (const void *)(d + 1);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
+	u32 len = ntohs(d->len);
+	int err;
+
+	err = mrc_mr_write(sk, be64_to_cpu(x->rkey), be64_to_cpu(x->roffset),
+			   skb, sizeof(struct udphdr) + MRC_RDMA_HDR_LEN, len);
+	switch (err) {
+	case 0:
+		MRC_INC_STATS(mn, MRC_MIB_WRITE_PLACED);
+		msk->stats.bytes_received += len;
+		break;
+	case -ENOENT:
+		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_KEY);
+		break;
+	case -EACCES:
+		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_ACCESS);
+		break;
+	default:
+		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_RANGE);
+		break;
+	}
+	mrc_rcv_count(sk, ce);
+	if (psn != msk->rcv_nxt) {
+		mrc_rcv_hold(sk, psn, MRC_OFO_PLACED);
+	} else {
+		msk->rcv_nxt++;
+		if (!mrc_rcv_in_order(sk, false)) {
+			mrc_conn_abort(sk, EPROTO, true);
+			return;
+		}
+	}
+	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev),
+			  ce ? MRC_F_CE : 0);
+	if (msk->fin_rcvd && msk->fin_acked)
+		mrc_conn_done(sk);
+}
+
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 {
 	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
@@ -225,6 +353,10 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 		goto drop;
 	}
+	if (ntohs(d->common.flags) & MRC_F_RDMA) {
+		mrc_rcv_write(sk, skb, psn);
+		goto drop;
+	}
 	/* A peer within our window stays within the buffer; a lying one is
 	 * cut off at twice the buffer.  An empty buffer takes one packet
 	 * whatever its size, or a buffer smaller than a packet would stall.
@@ -255,13 +387,7 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	if (psn == msk->rcv_nxt && msk->rcv_mem_short)
 		WRITE_ONCE(msk->rcv_mem_short, false);
 
-	msk->stats.pkts_received++;
-	if (ce) {
-		msk->rcv_ce++;
-		msk->stats.ce++;
-		MRC_INC_STATS(mn, MRC_MIB_IN_CE);
-	}
-
+	mrc_rcv_count(sk, ce);
 	cb->psn = psn;
 	cb->msg_id = ntohl(d->msg_id);
 	cb->msg_len = ntohl(d->msg_len);
@@ -273,29 +399,11 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	skb_set_owner_r(skb, sk);
 
 	if (psn != msk->rcv_nxt) {
-		msk->rcv_ofo[slot] = skb;
+		mrc_rcv_hold(sk, psn, skb);
 		msk->rcv_ofo_bytes += cb->len;
-		if (!mrc_psn_before(psn, msk->rcv_hi))
-			msk->rcv_hi = psn + 1;
-		MRC_INC_STATS(mn, MRC_MIB_IN_OFO);
-	} else {
-		bool delivered = mrc_rcv_deliver(sk, skb);
-
-		/* pieces that waited for this one follow it */
-		while (delivered) {
-			slot = msk->rcv_nxt % MRC_WIN_PKTS;
-			skb = msk->rcv_ofo[slot];
-			if (!skb)
-				break;
-			msk->rcv_ofo[slot] = NULL;
-			msk->rcv_ofo_bytes -= mrc_cb(skb)->len;
-			delivered = mrc_rcv_deliver(sk, skb);
-		}
-		if (!delivered) {
-			mrc_conn_abort(sk, EPROTO, true);
-			return;
-		}
-		sk->sk_data_ready(sk);
+	} else if (!mrc_rcv_deliver(sk, skb) || !mrc_rcv_in_order(sk, true)) {
+		mrc_conn_abort(sk, EPROTO, true);
+		return;
 	}
 	mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 	/* both directions are finished */
@@ -506,11 +614,12 @@ int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 			      MRC_MIB_DROP_SHORT : MRC_MIB_DROP_NOMEM);
 		goto drop;
 	}
-	/* an ACK's SACK words and echoes are read as headers too */
+	/* an ACK's SACK words and echoes, a WRITE's extension, are read
+	 * as headers too
+	 */
 	if (len > sizeof(struct mrc_ack_hdr) &&
-	    mrc_skb_hdr(skb)->type == MRC_PKT_ACK &&
 	    !pskb_may_pull(skb, sizeof(struct udphdr) +
-			   min_t(unsigned int, len, MRC_ACK_MAX_LEN))) {
+			   min_t(unsigned int, len, mrc_hdr_pull_len(skb)))) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);
 		goto drop;
 	}

@@ -9,6 +9,7 @@
  * the socket lock, in process context; its entries are the xarray's, so
  * that a lookup is an index and a compare of the whole key.
  */
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/sched/mm.h>
@@ -215,4 +216,58 @@ void mrc_mr_release_all(struct sock *sk)
 	msk->mr_count = 0;
 	msk->mr_bytes = 0;
 	xa_destroy(&msk->mrs);
+}
+
+/**
+ * mrc_mr_write() - place a WRITE's piece into a region of its connection
+ * @sk: the connection, locked (softirq, or its owner's backlog)
+ * @key: the region's key, from the packet
+ * @roff: where in the region the piece starts, from the packet
+ * @skb: the packet
+ * @off: where in @skb the piece's bytes start
+ * @len: its bytes
+ *
+ * The table changes only under the socket lock (mrc_mr_register(),
+ * mrc_mr_deregister(), close), so the region found stays pinned while
+ * the bytes are copied, and nothing is placed into a region after its
+ * deregistration returns.
+ *
+ * Return: 0 when the bytes are in place; -ENOENT when no region of the
+ * connection has @key, -EACCES when it is not remotely writable, -ERANGE
+ * when the bytes would pass its end: nothing was written.
+ */
+int mrc_mr_write(struct sock *sk, u64 key, u64 roff,
+		 const struct sk_buff *skb, int off, u32 len)
+{
+	u32 idx = mrc_mr_key_idx(key);
+	struct mrc_mr *mr;
+	u64 pos;
+
+	mr = idx ? xa_load(&mrc_sk(sk)->mrs, idx) : NULL;
+	if (!mr || mr->key != key)
+		return -ENOENT;
+	if (!(mr->access & MRC_MR_REMOTE_WRITE))
+		return -EACCES;
+	if (!mrc_mr_range_ok(mr->len, roff, len))
+		return -ERANGE;
+
+	/* from the first page's start: the region need not be aligned */
+	pos = offset_in_page(mr->addr) + roff;
+	while (len) {
+		struct page *page = mr->pages[pos >> PAGE_SHIFT];
+		unsigned int in_page = offset_in_page(pos);
+		unsigned int n = min_t(u32, len, PAGE_SIZE - in_page);
+		void *to = kmap_local_page(page);
+		int err = skb_copy_bits(skb, off, to + in_page, n);
+
+		kunmap_local(to);
+		/* the bytes were checked to be in the packet */
+		if (WARN_ON_ONCE(err))
+			return err;
+		flush_dcache_page(page);
+		pos += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }

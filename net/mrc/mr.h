@@ -88,4 +88,19 @@ static inline u32 mrc_mr_key_idx(u64 key)
 	return idx <= MRC_MR_MAX ? idx : 0;
 }
 
+/**
+ * mrc_mr_range_ok() - do @n bytes at @off lie inside a region?
+ * @mr_len: the region's bytes
+ * @off: the offset of the first byte, any 64-bit value
+ * @n: the bytes
+ *
+ * Return: whether [@off, @off + @n) is inside [0, @mr_len), in 64-bit
+ * arithmetic that no value wraps.  An empty range at the region's end is
+ * inside it.
+ */
+static inline bool mrc_mr_range_ok(u64 mr_len, u64 off, u64 n)
+{
+	return off <= mr_len && n <= mr_len - off;
+}
+
 #endif /* _NET_MRC_MR_H */

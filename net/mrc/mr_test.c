@@ -92,10 +92,31 @@ static void mrc_mr_keys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_mr_key_idx(MRC_MR_IDX_MASK), 0U);
 }
 
+/* The bounds a WRITE's piece is checked against, in 64-bit arithmetic. */
+static void mrc_mr_ranges(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, mrc_mr_range_ok(4096, 0, 4096));
+	KUNIT_EXPECT_TRUE(test, mrc_mr_range_ok(4096, 4095, 1));
+	KUNIT_EXPECT_TRUE(test, mrc_mr_range_ok(4096, 4096, 0));
+	KUNIT_EXPECT_TRUE(test, mrc_mr_range_ok(MRC_MR_LEN_MAX, 0,
+						MRC_MR_LEN_MAX));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, 0, 4097));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, 4096, 1));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, 4097, 0));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, 1, 4096));
+	/* sums that wrap are refused, not taken as small */
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, U64_MAX, 2));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, 1, U64_MAX));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(4096, U64_MAX - 10, 20));
+	KUNIT_EXPECT_FALSE(test, mrc_mr_range_ok(MRC_MR_LEN_MAX,
+						 MRC_MR_LEN_MAX, 1));
+}
+
 static struct kunit_case mrc_mr_cases[] = {
 	KUNIT_CASE(mrc_mr_check_pages),
 	KUNIT_CASE(mrc_mr_check_refuses),
 	KUNIT_CASE(mrc_mr_keys),
+	KUNIT_CASE(mrc_mr_ranges),
 	{}
 };
 

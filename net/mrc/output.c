@@ -365,13 +365,16 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 				     msk->evset.evs[cb->evi].port, port);
 		msk->stats.retrans++;
 		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
+	} else if (cb->flags & MRC_CB_RDMA) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_WRITE);
 	}
 	cb->tx_count++;
 	mrc_on_transmit(sk, skb, evi);
 
 	d = skb_push(nskb, sizeof(*d));
 	mrc_fill_common(&d->common, MRC_PKT_DATA,
-			cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0,
+			(cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0) |
+			(cb->flags & MRC_CB_RDMA ? MRC_F_RDMA : 0),
 			msk->peer_cid, msk->local_cid);
 	d->psn = htonl(cb->psn);
 	d->msg_id = htonl(cb->msg_id);

@@ -98,6 +98,10 @@ struct mrc_skb_cb {
 #define MRC_CB_EOR	0x08	/* last piece of its message */
 #define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
+#define MRC_CB_RDMA	0x20	/* sender: a WRITE's piece, its struct
+				 * mrc_rdma_ext first in its data (never
+				 * queued at a receiver: placed at once)
+				 */
 #define MRC_CB_REPORT	0x40	/* carries a report of a lost ACK */
 #define MRC_CB_RESCUE	0x80	/* sent again while a slow path held it */
 #define MRC_CB_STATE	(MRC_CB_SACKED | MRC_CB_LOST | MRC_CB_IN_FLIGHT)
@@ -107,6 +111,12 @@ static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
 	BUILD_BUG_ON(sizeof(struct mrc_skb_cb) > sizeof(skb->cb));
 	return (struct mrc_skb_cb *)skb->cb;
 }
+
+/* In rcv_ofo: a PSN received out of order that holds no packet, a
+ * WRITE's piece already placed: the SACK and the walk in order count it,
+ * nothing is delivered.
+ */
+#define MRC_OFO_PLACED	((struct sk_buff *)1UL)
 
 static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
 {
@@ -147,6 +157,7 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @snd_una: oldest unacknowledged PSN
  * @snd_nxt: next PSN to transmit for the first time
  * @snd_msg_id: number of the next message to queue
+ * @snd_op_id: number of the next one-sided operation (WRITE) to queue
  * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
  * @in_flight: packets in @rtx marked MRC_CB_IN_FLIGHT: sent, neither
  *             acknowledged nor judged lost (mrc_rtx_set_state() only)
@@ -213,7 +224,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @sweep_ns: when an answered probe last had every BAD EV probed at once
  *            (mrc_ev_sweep())
  * @rcv_nxt: next PSN expected in order
- * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS
+ * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS; a
+ *	WRITE's piece, placed (or refused) as it arrived, holds its PSN
+ *	there as MRC_OFO_PLACED
  * @rcv_ofo_bytes: payload held in @rcv_ofo
  * @rcv_hi: one past the highest PSN held in @rcv_ofo (when after
  *          @rcv_nxt): how far the SACK needs to look
@@ -286,6 +299,7 @@ struct mrc_sock {
 	u32			snd_una;
 	u32			snd_nxt;
 	u32			snd_msg_id;
+	u32			snd_op_id;
 	struct sk_buff		**rtx;
 	u32			in_flight;
 	u32			lost_cnt;
@@ -592,6 +606,8 @@ void mrc_sock_error(struct sock *sk, int err);
 int mrc_mr_register(struct sock *sk, struct mrc_mr_reg *reg);
 int mrc_mr_deregister(struct sock *sk, u64 key);
 void mrc_mr_release_all(struct sock *sk);
+int mrc_mr_write(struct sock *sk, u64 key, u64 roff,
+		 const struct sk_buff *skb, int off, u32 len);
 void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off);
 
 /* conn.c */

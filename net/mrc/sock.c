@@ -459,30 +459,48 @@ static int mrc_wait_for_space(struct sock *sk, long *timeo, bool rest)
 	return err;
 }
 
-/* Copy bytes @off to @off + @n of a message of @len bytes into packets on
- * a private list, charged to nothing yet.  On an error the list is empty
- * and the iterator is where it was.
+/* Put a WRITE's extension for its bytes @off on into @skb's data. */
+static void mrc_put_rdma_ext(struct sock *sk, struct sk_buff *skb,
+			     const struct mrc_write *wr, size_t len,
+			     size_t off)
+{
+	struct mrc_rdma_ext *x = skb_put(skb, sizeof(*x));
+
+	x->rkey = cpu_to_be64(wr->key);
+	x->roffset = cpu_to_be64(wr->offset + off);
+	x->op_id = htonl(mrc_sk(sk)->snd_op_id);
+	x->op_len = htonl(len);
+}
+
+/* Copy bytes @off to @off + @n of a message of @len bytes, or of a WRITE
+ * (@wr), into packets on a private list, charged to nothing yet.  On an
+ * error the list is empty and the iterator is where it was.
  */
 static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 			     size_t len, size_t off, size_t n,
+			     const struct mrc_write *wr,
 			     struct sk_buff_head *list)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	size_t end = off + n, copied = 0;
+	/* a WRITE's extension takes room from the payload */
+	size_t ext = wr ? sizeof(struct mrc_rdma_ext) : 0;
 	struct sk_buff *skb;
 	int err;
 
 	__skb_queue_head_init(list);
 	do {
-		size_t chunk = min_t(size_t, end - off, msk->mss);
+		size_t chunk = min_t(size_t, end - off, msk->mss - ext);
 		struct mrc_skb_cb *cb;
 
-		skb = alloc_skb(MRC_HEADROOM + chunk, sk->sk_allocation);
+		skb = alloc_skb(MRC_HEADROOM + ext + chunk, sk->sk_allocation);
 		if (!skb) {
 			err = -ENOBUFS;
 			goto fail;
 		}
 		skb_reserve(skb, MRC_HEADROOM);
+		if (wr)
+			mrc_put_rdma_ext(sk, skb, wr, len, off);
 		if (chunk &&
 		    !copy_from_iter_full(skb_put(skb, chunk), chunk,
 					 &msg->msg_iter)) {
@@ -495,12 +513,19 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		__skb_header_release(skb);
 		cb = mrc_cb(skb);
 		memset(cb, 0, sizeof(*cb));
-		cb->msg_id = msk->snd_msg_id;
-		cb->msg_len = len;
+		/* a WRITE's piece: msg_id and msg_len 0, its offset in the
+		 * operation
+		 */
+		if (!wr) {
+			cb->msg_id = msk->snd_msg_id;
+			cb->msg_len = len;
+		}
 		cb->offset = off;
 		cb->len = chunk;
 		off += chunk;
-		if (off == len)
+		if (wr)
+			cb->flags |= MRC_CB_RDMA;
+		else if (off == len)
 			cb->flags |= MRC_CB_EOR;
 		__skb_queue_tail(list, skb);
 	} while (off < end);
@@ -618,7 +643,7 @@ static u64 mrc_message_truesize(struct sk_buff_head *list, size_t n,
  * connection cut it, and its first pieces may have left.
  */
 static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
-			    long timeo)
+			    const struct mrc_write *wr, long timeo)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	long forever = MAX_SCHEDULE_TIMEOUT;
@@ -637,7 +662,7 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 		n = nonblock ? min_t(size_t, len - off,
 				     MRC_SEND_CHUNK_PKTS * msk->mss) :
 			       mrc_send_chunk(sk, len - off);
-		err = mrc_build_message(sk, msg, len, off, n, &list);
+		err = mrc_build_message(sk, msg, len, off, n, wr, &list);
 		if (!err && nonblock && !rest && n < len &&
 		    !mrc_mem_room(sk, mrc_message_truesize(&list, n, len))) {
 			__skb_queue_purge(&list);
@@ -675,7 +700,9 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	} while (!err && off < len);
 
 	msk->snd_partial = false;
-	if (!err)
+	if (!err && wr)
+		msk->snd_op_id++;
+	else if (!err)
 		msk->snd_msg_id++;
 	/* a message cut short: the stream cannot go on without the rest */
 	if (err && off && sk->sk_state != TCP_CLOSE)
@@ -687,23 +714,53 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	return err;
 }
 
+/* The control messages of a sendmsg: a WRITE (MRC_CMSG_WRITE) fills
+ * @wr and returns 1; none, 0; a malformed or unknown one, -EINVAL.
+ */
+static int mrc_send_cmsgs(struct msghdr *msg, size_t len,
+			  struct mrc_write *wr)
+{
+	struct cmsghdr *cmsg;
+	int found = 0;
+
+	for_each_cmsghdr(cmsg, msg) {
+		if (!CMSG_OK(msg, cmsg) || cmsg->cmsg_level != SOL_MRC ||
+		    cmsg->cmsg_type != MRC_CMSG_WRITE ||
+		    cmsg->cmsg_len != CMSG_LEN(sizeof(*wr)) || found)
+			return -EINVAL;
+		memcpy(wr, CMSG_DATA(cmsg), sizeof(*wr));
+		found = 1;
+	}
+	/* the last byte's offset must not wrap: the peer would drop every
+	 * piece after it (mrc_hdr_check())
+	 */
+	if (found && wr->offset + len < wr->offset)
+		return -EINVAL;
+	return found;
+}
+
 static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_write wr;
 	u32 max_msg;
 	long timeo;
-	int err;
+	int err, op;
 
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR))
 		return -EOPNOTSUPP;
 	if (msg->msg_name)
 		return sk->sk_state == TCP_LISTEN ? -EOPNOTSUPP : -EISCONN;
+	op = mrc_send_cmsgs(msg, len, &wr);
+	if (op < 0)
+		return op;
 	rcu_read_lock();
 	max_msg = mrc_settings(mn)->max_msg_size;
 	rcu_read_unlock();
-	if (len > max_msg)
+	/* a WRITE is not queued at the peer: max_msg_size is not its */
+	if (len > (op ? MRC_WRITE_LEN_MAX : max_msg))
 		return -EMSGSIZE;
 
 	if (mutex_lock_interruptible(&msk->send_lock))
@@ -731,11 +788,11 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		goto out;
 	}
 	/* the peer said in the handshake what it takes */
-	if (msk->peer_max_msg && len > msk->peer_max_msg) {
+	if (!op && msk->peer_max_msg && len > msk->peer_max_msg) {
 		err = -EMSGSIZE;
 		goto out;
 	}
-	err = mrc_send_message(sk, msg, len, timeo);
+	err = mrc_send_message(sk, msg, len, op ? &wr : NULL, timeo);
 	if (err)
 		goto out;
 	err = len;

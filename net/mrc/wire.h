@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	3
+#define MRC_WIRE_VERSION	4
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -33,8 +33,11 @@ enum mrc_pkt_type {
 #define MRC_F_DROP	0x0010	/* ACK: the echoed packet arrived and the
 				 * receiver dropped it (memory, buffer)
 				 */
+#define MRC_F_RDMA	0x0020	/* DATA: a WRITE's piece; struct
+				 * mrc_rdma_ext follows the DATA header
+				 */
 #define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE | \
-			 MRC_F_DROP)
+			 MRC_F_DROP | MRC_F_RDMA)
 
 /* Flags of an ACK's extra echoes (struct mrc_ack_echo). */
 #define MRC_ECHO_F_CE	0x0001	/* the echoed packet arrived CE-marked */
@@ -88,6 +91,30 @@ struct mrc_data_hdr {
 	__be16	ack_lost_seq;
 	__be16	ack_lost_ev;
 };
+
+/**
+ * struct mrc_rdma_ext - where a WRITE's piece goes (DATA with MRC_F_RDMA)
+ * @rkey: the key of the receiver's region
+ * @roffset: where in that region the piece's first byte goes
+ * @op_id: the operation's number, consecutive from the connection's start
+ * @op_len: the operation's length
+ *
+ * A piece of a WRITE follows its DATA header; the DATA header's msg_id
+ * and msg_len are zero and its offset is the piece's offset in the
+ * operation.  It is not part of the message stream: it is placed as it
+ * arrives, and takes a PSN like any DATA, so it is delivered once and
+ * before every message sent after it.
+ */
+struct mrc_rdma_ext {
+	__be64	rkey;
+	__be64	roffset;
+	__be32	op_id;
+	__be32	op_len;
+};
+
+/* The headers of a WRITE's piece. */
+#define MRC_RDMA_HDR_LEN	(sizeof(struct mrc_data_hdr) + \
+				 sizeof(struct mrc_rdma_ext))
 
 /**
  * struct mrc_ack_hdr - acknowledgment
@@ -250,6 +277,7 @@ static inline void mrc_wire_build_bug(void)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 40);
+	BUILD_BUG_ON(sizeof(struct mrc_rdma_ext) != 24);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 48);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
@@ -261,7 +289,8 @@ static inline void mrc_wire_build_bug(void)
  * @data: start of the mrc payload (after the UDP header)
  * @len: bytes of mrc payload (the whole datagram after the UDP header);
  *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data,
- *       min(@len, MRC_ACK_MAX_LEN) for an ACK
+ *       min(@len, MRC_ACK_MAX_LEN) for an ACK, min(@len, MRC_RDMA_HDR_LEN)
+ *       for a DATA with MRC_F_RDMA
  * @max_msg: largest message this receiver accepts
  *
  * Pure: reads only within @len and nothing but @data.  Every field that
@@ -305,12 +334,35 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		u32 off = be32_to_cpu(d->offset);
 		u32 plen = be16_to_cpu(d->len);
 
-		if (flags & ~MRC_F_FIN)
+		if (flags & ~(MRC_F_FIN | MRC_F_RDMA))
 			return MRC_HDR_BAD_FLAGS;
-		if (plen != len - hlen)
-			return MRC_HDR_BAD_LEN;
 		if (!d->ack_lost_ev && d->ack_lost_seq)
 			return MRC_HDR_BAD_FIELD;
+		if (flags & MRC_F_RDMA) {
+			const struct mrc_rdma_ext *x = data + hlen;
+			u64 roff;
+
+			if (flags & MRC_F_FIN)
+				return MRC_HDR_BAD_FLAGS;
+			if (len < MRC_RDMA_HDR_LEN)
+				return MRC_HDR_SHORT;
+			if (plen != len - MRC_RDMA_HDR_LEN)
+				return MRC_HDR_BAD_LEN;
+			if (d->msg_id || d->msg_len)
+				return MRC_HDR_BAD_FIELD;
+			/* a piece lies inside its operation and its bytes
+			 * inside 64-bit offsets; an empty operation is one
+			 * empty piece
+			 */
+			msg_len = be32_to_cpu(x->op_len);
+			roff = be64_to_cpu(x->roffset);
+			if ((!plen && msg_len) || (u64)off + plen > msg_len ||
+			    roff + plen < roff)
+				return MRC_HDR_BAD_LEN;
+			break;
+		}
+		if (plen != len - hlen)
+			return MRC_HDR_BAD_LEN;
 		if (flags & MRC_F_FIN) {
 			if (plen || msg_len || off)
 				return MRC_HDR_BAD_LEN;

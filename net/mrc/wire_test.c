@@ -287,23 +287,35 @@ static void mrc_hdr_rejects_reserved(struct kunit *test)
  * the length it is given.  Buffers of exactly that size, whose end KASAN
  * watches, for every length up to a full data header.
  */
+/* Check the first 0 to @max bytes of @full, each from a buffer of
+ * exactly that size: KASAN reports a read past the length.
+ */
+static void mrc_hdr_check_each_len(struct kunit *test, const u8 *full,
+				   unsigned int max)
+{
+	unsigned int len;
+	u8 *buf;
+
+	for (len = 0; len <= max; len++) {
+		buf = kunit_kmalloc(test, len ? len : 1, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+		memcpy(buf, full, len);
+		mrc_hdr_check(buf, len, MAX_MSG);
+		kunit_kfree(test, buf);
+	}
+}
+
 static void mrc_hdr_reads_within_len(struct kunit *test)
 {
 	u8 full[128];
-	unsigned int len, max;
-	u8 type, *buf;
+	unsigned int max;
+	u8 type;
 
 	for (type = 0; type <= __MRC_PKT_MAX; type++) {
 		max = mrc_pkt_build(full, type, 4);
 		if (!max)
 			max = sizeof(struct mrc_data_hdr);
-		for (len = 0; len <= max; len++) {
-			buf = kunit_kmalloc(test, len ? len : 1, GFP_KERNEL);
-			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-			memcpy(buf, full, len);
-			mrc_hdr_check(buf, len, MAX_MSG);
-			kunit_kfree(test, buf);
-		}
+		mrc_hdr_check_each_len(test, full, max);
 	}
 }
 
@@ -408,6 +420,103 @@ static void mrc_hdr_reads_ack_within_len(struct kunit *test)
 	}
 }
 
+/* A WRITE's piece of @plen bytes at @off in an operation of @op_len,
+ * placed at @roff.
+ */
+static unsigned int mrc_rdma_build(u8 *buf, u16 plen, u32 off, u32 op_len,
+				   u64 roff)
+{
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	struct mrc_rdma_ext *x = (struct mrc_rdma_ext *)(d + 1);
+
+	mrc_pkt_build(buf, MRC_PKT_DATA, plen);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA);
+	d->msg_len = 0;
+	d->offset = cpu_to_be32(off);
+	x->rkey = cpu_to_be64(0x0123456789ab0001ULL);
+	x->roffset = cpu_to_be64(roff);
+	x->op_id = cpu_to_be32(1);
+	x->op_len = cpu_to_be32(op_len);
+	return MRC_RDMA_HDR_LEN + plen;
+}
+
+/* A WRITE's piece (MRC_F_RDMA): its extension, its place in the
+ * operation, 64-bit offsets that do not wrap, no message fields.
+ */
+static void mrc_hdr_checks_rdma(struct kunit *test)
+{
+	struct mrc_data_hdr *d;
+	unsigned int len, n;
+	u8 buf[128];
+
+	d = (struct mrc_data_hdr *)buf;
+	len = mrc_rdma_build(buf, 16, 100, 200, 4096);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* larger than max_msg: a WRITE is not queued, max_msg is not its */
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, 8), MRC_HDR_OK);
+	/* the last piece, an empty operation, the top of 64-bit offsets */
+	len = mrc_rdma_build(buf, 16, 184, 200, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	len = mrc_rdma_build(buf, 0, 0, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	len = mrc_rdma_build(buf, 16, 0, 16, U64_MAX - 16);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+
+	/* cut inside the extension */
+	mrc_rdma_build(buf, 0, 0, 0, 0);
+	for (n = sizeof(*d); n < MRC_RDMA_HDR_LEN; n++)
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, n, MAX_MSG),
+				    MRC_HDR_SHORT, "len %u", n);
+	/* bytes that wrap past 2^64, or lie outside the operation */
+	len = mrc_rdma_build(buf, 16, 0, 16, U64_MAX - 15);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_rdma_build(buf, 16, 185, 200, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_rdma_build(buf, 16, U32_MAX, 200, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_rdma_build(buf, 0, 0, 200, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* the length field counts the payload after the extension */
+	len = mrc_rdma_build(buf, 16, 0, 200, 0);
+	d->len = cpu_to_be16(16 + sizeof(struct mrc_rdma_ext));
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* a message's fields, a FIN */
+	len = mrc_rdma_build(buf, 16, 0, 200, 0);
+	d->msg_id = cpu_to_be32(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_rdma_build(buf, 16, 0, 200, 0);
+	d->msg_len = cpu_to_be32(200);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_rdma_build(buf, 0, 0, 0, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_FIN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* only DATA carries it */
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_pkt_build(buf, MRC_PKT_PROBE, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+}
+
+/* A WRITE's piece is read only within its length. */
+static void mrc_hdr_reads_rdma_within_len(struct kunit *test)
+{
+	u8 full[128];
+
+	mrc_hdr_check_each_len(test, full, mrc_rdma_build(full, 8, 0, 8, 0));
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_accepts_every_type),
 	KUNIT_CASE(mrc_hdr_rejects_short),
@@ -422,6 +531,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_reads_within_len),
 	KUNIT_CASE(mrc_hdr_checks_v3_fields),
 	KUNIT_CASE(mrc_hdr_reads_ack_within_len),
+	KUNIT_CASE(mrc_hdr_checks_rdma),
+	KUNIT_CASE(mrc_hdr_reads_rdma_within_len),
 	{}
 };
 

@@ -87,6 +87,11 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_MR_REG]		= "mr_reg",
 	[MRC_A_STATS_MR_DEREG]		= "mr_dereg",
 	[MRC_A_STATS_MR_DENIED]		= "mr_denied",
+	[MRC_A_STATS_OUT_WRITE]		= "out_write",
+	[MRC_A_STATS_WRITE_PLACED]	= "write_placed",
+	[MRC_A_STATS_WRITE_BAD_KEY]	= "write_bad_key",
+	[MRC_A_STATS_WRITE_BAD_ACCESS]	= "write_bad_access",
+	[MRC_A_STATS_WRITE_BAD_RANGE]	= "write_bad_range",
 };
 
 static void stats_usage(FILE *f)

@@ -115,6 +115,27 @@ struct mrc_mr_reg {
 	__u64	key;
 };
 
+/* sendmsg() control messages, level SOL_MRC (mrc(7) "One-sided
+ * operations").
+ */
+#define MRC_CMSG_WRITE		1	/* struct mrc_write: the iov's bytes go
+					 * into the peer's region, not its
+					 * receive queue
+					 */
+
+#define MRC_WRITE_LEN_MAX	(1U << 30)	/* bytes per WRITE */
+
+/**
+ * struct mrc_write - a WRITE into the peer's memory (MRC_CMSG_WRITE)
+ * @key: the peer's region, a key its MRC_MR_REG returned
+ * @offset: where in that region the first byte goes; offset + length
+ *          must not pass 2^64
+ */
+struct mrc_write {
+	__u64	key;
+	__u64	offset;
+};
+
 #define MRC_INFO_VERSION	4
 
 /**
@@ -355,6 +376,11 @@ enum mrc_stats_attr {
 	MRC_A_STATS_MR_DENIED,		/* registrations refused: over
 					 * RLIMIT_MEMLOCK or MRC_MR_MAX
 					 */
+	MRC_A_STATS_OUT_WRITE,		/* WRITE packets sent (first transmissions) */
+	MRC_A_STATS_WRITE_PLACED,	/* WRITE packets placed into a region */
+	MRC_A_STATS_WRITE_BAD_KEY,	/* refused: no region of the connection has the key */
+	MRC_A_STATS_WRITE_BAD_ACCESS,	/* refused: the region is not remotely writable */
+	MRC_A_STATS_WRITE_BAD_RANGE,	/* refused: bytes past the region's end */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

@@ -39,6 +39,7 @@
 #define REF_ACK_WORD	4	/* an extra SACK word */
 #define REF_ACK_ECHO	12	/* an extra echo */
 #define REF_ACK_MAX_LEN	(REF_ACK_LEN + 6 * REF_ACK_WORD + 16 * REF_ACK_ECHO)
+#define REF_RDMA_LEN	(REF_DATA_LEN + 24)	/* DATA with its RDMA extension */
 #define REF_SYN_LEN	40
 #define REF_PROBE_LEN	24
 
@@ -47,11 +48,14 @@
 #define REF_OFF_FLAGS		2
 #define REF_OFF_DST_CID		4
 #define REF_OFF_SRC_CID		8
+#define REF_OFF_DATA_MSG_ID	16
 #define REF_OFF_DATA_MSG_LEN	20
 #define REF_OFF_DATA_OFFSET	24
 #define REF_OFF_DATA_LEN	34
 #define REF_OFF_DATA_ACK_LOST_SEQ	36
 #define REF_OFF_DATA_ACK_LOST_EV	38
+#define REF_OFF_RDMA_ROFFSET	48	/* after the DATA header: rkey, then */
+#define REF_OFF_RDMA_OP_LEN	60
 #define REF_OFF_ACK_SACK_WORDS	46
 #define REF_OFF_ACK_NR_ECHO	47
 #define REF_OFF_ECHO_FLAGS	10	/* in an echo */
@@ -101,6 +105,11 @@ static u32 get32(const u8 *p, unsigned int off)
 	       (u32)p[off + 2] << 8 | p[off + 3];
 }
 
+static uint64_t get64(const u8 *p, unsigned int off)
+{
+	return (uint64_t)get32(p, off) << 32 | get32(p, off + 4);
+}
+
 static unsigned int ref_hdr_len(u8 type)
 {
 	switch (type) {
@@ -124,7 +133,7 @@ static u32 ref_allowed_flags(u8 type)
 {
 	switch (type) {
 	case 1:
-		return 0x0001;	/* FIN */
+		return 0x0021;	/* FIN, RDMA */
 	case 2:
 		return 0x001a;	/* CE, PROBE, DROP */
 	case 5:
@@ -148,7 +157,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 3)
+	if (p[REF_OFF_VERSION] != 4)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -159,7 +168,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x001fU)
+	if (flags & ~0x003fU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -175,12 +184,34 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		msg_len = get32(p, REF_OFF_DATA_MSG_LEN);
 		off = get32(p, REF_OFF_DATA_OFFSET);
 		plen = get16(p, REF_OFF_DATA_LEN);
-		if (plen != len - hlen)
-			reasons |= BIT_V(MRC_HDR_BAD_LEN);
 		/* no lost ACK reported: no sequence either */
 		if (!get16(p, REF_OFF_DATA_ACK_LOST_EV) &&
 		    get16(p, REF_OFF_DATA_ACK_LOST_SEQ))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+		if (flags & 0x0020) {	/* a WRITE's piece */
+			uint64_t roff;
+			u32 op_len;
+
+			if (flags & 0x0001)
+				reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
+			if (len < REF_RDMA_LEN) {
+				reasons |= BIT_V(MRC_HDR_SHORT);
+				break;
+			}
+			if (plen != len - REF_RDMA_LEN)
+				reasons |= BIT_V(MRC_HDR_BAD_LEN);
+			if (get32(p, REF_OFF_DATA_MSG_ID) || msg_len)
+				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+			op_len = get32(p, REF_OFF_RDMA_OP_LEN);
+			roff = get64(p, REF_OFF_RDMA_ROFFSET);
+			if ((plen == 0 && op_len != 0) ||
+			    (uint64_t)off + plen > op_len ||
+			    roff + plen < roff)
+				reasons |= BIT_V(MRC_HDR_BAD_LEN);
+			break;
+		}
+		if (plen != len - hlen)
+			reasons |= BIT_V(MRC_HDR_BAD_LEN);
 		if (flags & 0x0001) {
 			if (plen || msg_len || off)
 				reasons |= BIT_V(MRC_HDR_BAD_LEN);
@@ -249,12 +280,19 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 3);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 4);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
 		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008 ||
-		     MRC_F_DROP != 0x0010);
+		     MRC_F_DROP != 0x0010 || MRC_F_RDMA != 0x0020);
+	BUILD_BUG_ON(MRC_RDMA_HDR_LEN != REF_RDMA_LEN);
+	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_rdma_ext, roffset) !=
+		     REF_OFF_RDMA_ROFFSET);
+	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_rdma_ext, op_len) !=
+		     REF_OFF_RDMA_OP_LEN);
+	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, msg_id) !=
+		     REF_OFF_DATA_MSG_ID);
 	BUILD_BUG_ON(MRC_ECHO_F_CE != 0x0001 || MRC_ECHO_F_DROP != 0x0002);
 	BUILD_BUG_ON(offsetof(struct mrc_data_hdr, ack_lost_seq) !=
 		     REF_OFF_DATA_ACK_LOST_SEQ);
@@ -343,12 +381,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     max_msg, verdict);
 
 	/* Only the headers are linear in the kernel (input.c pulls
-	 * min(len, largest header), and an ACK up to its largest size); the
-	 * payload must not be read.
+	 * min(len, largest header), an ACK up to its largest size, a
+	 * WRITE's piece up to its extension's end); the payload must not be
+	 * read.
 	 */
 	hlen = len >= 2 ? ref_hdr_len(buf[1]) : 0;
 	if (len >= 2 && buf[1] == 2)
 		hlen = REF_ACK_MAX_LEN;
+	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0020))
+		hlen = REF_RDMA_LEN;
 	if (hlen < REF_COMMON_LEN)
 		hlen = REF_COMMON_LEN;
 	linear = len < hlen ? len : hlen;
@@ -361,6 +402,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #if MRC_FUZZ_SELFTEST == 1
 	if (verdict == MRC_HDR_OK && buf[1] == MRC_PKT_DATA &&
+	    !(get16(buf, REF_OFF_FLAGS) & 0x0020) &&
 	    len > REF_DATA_LEN && buf[REF_DATA_LEN] != 'a')
 		mrc_fuzz_sink = buf[len];
 #endif

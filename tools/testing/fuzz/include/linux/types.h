@@ -25,5 +25,7 @@ typedef __s64 s64;
 #define be32_to_cpu(x)	((u32)be32toh((__u32)(x)))
 #define cpu_to_be16(x)	((__be16)htobe16((__u16)(x)))
 #define cpu_to_be32(x)	((__be32)htobe32((__u32)(x)))
+#define be64_to_cpu(x)	((u64)be64toh((__u64)(x)))
+#define cpu_to_be64(x)	((__be64)htobe64((__u64)(x)))
 
 #endif /* _MRC_FUZZ_LINUX_TYPES_H */
