@@ -74,6 +74,32 @@ cc_target 20000
 scenario "delay with jitter" delay 2ms 1ms distribution normal
 cc_target "$target"
 
+# WRITEs (mrc.rst, "One-sided operations: WRITE"): 1 byte to 2 MiB at
+# random offsets of a 4 MiB region, the region's hash checked after every
+# 8 of them (mrc_msg -W), over a link that loses, duplicates, corrupts
+# and reorders at once; MRC_INTEGRITY_WRITES of them (32, about 12 MB)
+writes=(-W 4M -n "${MRC_INTEGRITY_WRITES:-32}" -m 1 -M 2M)
+write_counts() {
+	local k
+	for k in write_placed write_bad_key write_bad_access write_bad_range; do
+		printf '%s ' "$(mrc_stat "$MRC_H2" "$k")"
+	done
+}
+read -r placed0 bad_key0 bad_access0 bad_range0 < <(write_counts)
+cc_target 20000
+impair loss 2% duplicate 2% corrupt 1% delay 1ms reorder 25% 50%
+for fam in 4 6; do
+	mrc_transfer "WRITEs, lossy link, IPv$fam: every byte placed where it was sent" \
+		"$fam" "${writes[@]}"
+done
+impair none
+cc_target "$target"
+read -r placed bad_key bad_access bad_range < <(write_counts)
+echo "# WRITEs: $((placed - placed0)) packets placed"
+mrc_check "WRITEs: their packets were placed" test "$placed" -gt "$placed0"
+mrc_expect_eq "WRITEs: none refused (a key, a right or an offset damaged)" \
+	0 "$((bad_key + bad_access + bad_range - bad_key0 - bad_access0 - bad_range0))"
+
 # the largest messages: up to 16 MiB, fewer of them
 msgs=(-n 12 -m 1M -M 16M)
 scenario "16 MiB messages, loss 1%" loss 1%

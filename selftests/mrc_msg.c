@@ -2,10 +2,11 @@
 /* mrc_msg: end-to-end message integrity over mrc sockets.
  *
  *   mrc_msg server [-6] [-N NETNS] [-p PORT] [-c CONNS] [-P PAUSE_MS]
- *                  [-b RCVBUF]
+ *                  [-b RCVBUF] [-W REGION]
  *   mrc_msg client [-6] [-N NETNS] -a ADDR [-p PORT] [-c CONNS] [-n MSGS]
  *                  [-m MIN] [-M MAX] [-s SEED] [-b SNDBUF]
  *                  [-i INTERVAL_US] [-T SECONDS] [-H HOLD_MS] [-R]
+ *                  [-W REGION]
  *
  * The client opens CONNS connections and sends MSGS messages on each, of
  * random sizes in [MIN, MAX], then shuts down its side and waits for the
@@ -37,6 +38,17 @@
  * message and checks that it is the message it sent, byte for byte.  The
  * client then prints echoed=N too, and exits 1 if an echo is missing or
  * differs.
+ *
+ * -W REGION (both sides) sends WRITEs instead of messages: the server
+ * registers a region of REGION bytes on each connection and sends its
+ * key; the client sends MSGS WRITEs of random sizes in [MIN, MAX] (MAX at
+ * most REGION) at random offsets, keeping a copy of what the region
+ * must hold, and after every WRITE_BATCH of them (and the last) a check
+ * message with a hash of that copy.  The server, reading it after the
+ * WRITEs before it are in place (mrc.rst, the fence), hashes its region,
+ * counts the check delivered when the hashes match and corrupt when they
+ * do not, and answers; the client waits for the answer before it writes
+ * again.  sent= and delivered= count checks, bytes= the bytes written.
  */
 #define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
@@ -81,6 +93,7 @@ static struct {
 	double seconds;
 	int hold_ms;
 	bool rr;
+	size_t region;		/* -W */
 } cfg = { .port = 7000, .conns = 1, .msgs = 100, .min = 1,
 	  .max = 65536, .seed = 1 };
 
@@ -171,6 +184,39 @@ static size_t pick_len(uint64_t *s)
 	return cfg.min + rng_next(s) % span;
 }
 
+#define WRITE_MAGIC	0x4d524357u	/* "MRCW" */
+#define WRITE_BATCH	8
+
+/* -W: the server's first message, then the client's after WRITEs */
+struct write_key {
+	uint64_t key;
+	uint64_t len;
+};
+
+struct write_check {
+	uint32_t magic;
+	uint32_t conn;
+	uint32_t seq;		/* WRITEs so far */
+	uint32_t pad;
+	uint64_t bytes;		/* bytes written so far */
+	uint64_t hash;		/* region_hash() of what the region holds */
+};
+
+/* FNV-1a over 64-bit words, then the bytes left: order-sensitive */
+static uint64_t region_hash(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
 static int sock_addr(struct sockaddr_storage *ss, const char *addr)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -250,6 +296,66 @@ struct conn_arg {
 	pthread_t th;
 };
 
+/* -W: one connection of the server; see the top of the file. */
+static void *server_write_conn(struct conn_arg *a)
+{
+	struct mrc_mr_reg reg = { .len = cfg.region,
+				  .access = MRC_MR_REMOTE_WRITE };
+	socklen_t optlen = sizeof(reg);
+	struct write_check chk;
+	struct write_key k;
+	uint8_t *region;
+	int err = 0;
+	ssize_t n;
+
+	region = calloc(1, cfg.region);
+	if (!region) {
+		a->r.err = ENOMEM;
+		goto out;
+	}
+	reg.addr = (uintptr_t)region;
+	if (getsockopt(a->fd, SOL_MRC, MRC_MR_REG, &reg, &optlen)) {
+		a->r.err = errno;
+		goto out;
+	}
+	k.key = reg.key;
+	k.len = cfg.region;
+	if (send(a->fd, &k, sizeof(k), 0) != sizeof(k)) {
+		a->r.err = errno;
+		goto out;
+	}
+	for (;;) {
+		n = recv_message(a->fd, (uint8_t *)&chk, sizeof(chk), &err);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			a->r.err = err ? err : EPROTO;
+			break;
+		}
+		if (n != sizeof(chk) || chk.magic != WRITE_MAGIC ||
+		    chk.conn != a->conn || chk.seq < a->r.delivered) {
+			a->r.corrupt++;
+		} else if (region_hash(region, cfg.region) != chk.hash) {
+			a->r.corrupt++;
+			pthread_mutex_lock(&out_lock);
+			fprintf(stderr, "conn %u: region differs after %u WRITEs\n",
+				a->conn, chk.seq);
+			pthread_mutex_unlock(&out_lock);
+		} else {
+			a->r.delivered++;
+			a->r.bytes = chk.bytes;
+		}
+		if (send(a->fd, "y", 1, 0) != 1) {
+			a->r.err = errno;
+			break;
+		}
+	}
+out:
+	close(a->fd);	/* releases the region */
+	free(region);
+	return NULL;
+}
+
 static void *server_conn(void *p)
 {
 	struct conn_arg *a = p;
@@ -258,6 +364,11 @@ static void *server_conn(void *p)
 	uint32_t next = 0;
 	int err = 0;
 
+	if (cfg.region) {
+		free(buf);
+		free(ref);
+		return server_write_conn(a);
+	}
 	if (!buf || !ref) {
 		a->r.err = ENOMEM;
 		return NULL;
@@ -361,6 +472,9 @@ static int run_server(void)
 	       tot.delivered, tot.missing, tot.duplicate, tot.corrupt,
 	       tot.bytes);
 	close(lfd);
+	/* -W: a check after every WRITE_BATCH WRITEs and the last */
+	if (cfg.region)
+		cfg.msgs = (cfg.msgs + WRITE_BATCH - 1) / WRITE_BATCH;
 	if (tot.missing || tot.duplicate || tot.corrupt ||
 	    (cfg.msgs && tot.delivered != cfg.msgs * cfg.conns))
 		fail = 1;
@@ -375,6 +489,82 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* -W: a WRITE of @len bytes from @src into the peer's region @key at
+ * @off.
+ */
+static ssize_t send_write(int fd, uint64_t key, uint64_t off,
+			  const void *src, size_t len)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct mrc_write))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct mrc_write wr = { .key = key, .offset = off };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_MRC;
+	cm->cmsg_type = MRC_CMSG_WRITE;
+	cm->cmsg_len = CMSG_LEN(sizeof(wr));
+	memcpy(CMSG_DATA(cm), &wr, sizeof(wr));
+	return sendmsg(fd, &mh, 0);
+}
+
+/* -W: one connection of the client; see the top of the file. */
+static void client_write_conn(struct conn_arg *a)
+{
+	uint64_t s = rng_seed(a->conn, 0xfffffffe);
+	struct write_check chk = { .magic = WRITE_MAGIC, .conn = a->conn };
+	struct write_key k;
+	uint8_t *copy = NULL;
+	int err = 0;
+	uint32_t seq;
+	char c;
+
+	if (recv_message(a->fd, (uint8_t *)&k, sizeof(k), &err) != sizeof(k) ||
+	    k.len != cfg.region) {
+		a->r.err = err ? err : EPROTO;
+		return;
+	}
+	copy = calloc(1, cfg.region);
+	if (!copy) {
+		a->r.err = ENOMEM;
+		return;
+	}
+	for (seq = 0; seq < cfg.msgs; seq++) {
+		size_t len = pick_len(&s);
+		uint64_t off = rng_next(&s) % (cfg.region - len + 1);
+
+		if (__atomic_load_n(&stop_sending, __ATOMIC_RELAXED))
+			break;
+		fill(copy + off, len, a->conn, seq);
+		if (send_write(a->fd, k.key, off, copy + off, len) !=
+		    (ssize_t)len) {
+			a->r.err = errno;
+			break;
+		}
+		a->r.bytes += len;
+		if ((seq + 1) % WRITE_BATCH && seq + 1 < cfg.msgs)
+			continue;
+		chk.seq = seq + 1;
+		chk.bytes = a->r.bytes;
+		chk.hash = region_hash(copy, cfg.region);
+		if (send(a->fd, &chk, sizeof(chk), 0) != sizeof(chk) ||
+		    recv(a->fd, &c, 1, 0) != 1) {
+			a->r.err = errno ? errno : EPROTO;
+			break;
+		}
+		a->r.delivered++;
+	}
+	free(copy);
+	if (!a->r.err && (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0))
+		a->r.err = errno;
+}
+
 static void *client_conn(void *p)
 {
 	struct conn_arg *a = p;
@@ -385,6 +575,12 @@ static void *client_conn(void *p)
 	uint32_t seq;
 	char c;
 
+	if (cfg.region) {
+		free(buf);
+		free(echo);
+		client_write_conn(a);
+		return NULL;
+	}
 	for (seq = 0; !cfg.msgs || seq < cfg.msgs; seq++) {
 		size_t len = pick_len(&s);
 
@@ -543,7 +739,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	server = !strcmp(argv[1], "server");
-	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:RN:")) != -1) {
+	while ((c = getopt(argc - 1, argv + 1, "6a:p:c:n:m:M:s:P:b:i:T:H:RN:W:")) != -1) {
 		switch (c) {
 		case '6':
 			cfg.v6 = true;
@@ -587,6 +783,9 @@ int main(int argc, char **argv)
 		case 'R':
 			cfg.rr = true;
 			break;
+		case 'W':
+			cfg.region = parse_size(optarg);
+			break;
 		case 'N':
 			if (enter_netns(optarg))
 				return 2;
@@ -596,7 +795,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (cfg.min > cfg.max || cfg.conns < 1 || (!server && !cfg.addr) ||
-	    cfg.msgs < 0 || (!server && !cfg.msgs && cfg.seconds <= 0)) {
+	    cfg.msgs < 0 || (!server && !cfg.msgs && cfg.seconds <= 0) ||
+	    (cfg.region && (cfg.max > cfg.region || cfg.rr || cfg.seconds > 0 ||
+			    !cfg.msgs))) {
 		fprintf(stderr, "mrc_msg: bad options\n");
 		return 2;
 	}
