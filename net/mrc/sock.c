@@ -472,6 +472,14 @@ static void mrc_put_rdma_ext(struct sock *sk, struct sk_buff *skb,
 	x->op_len = htonl(len);
 }
 
+/* Payload bytes in a packet of a message, or of a WRITE (@wr), whose
+ * extension takes room from the payload.
+ */
+static size_t mrc_pkt_payload(struct sock *sk, const struct mrc_write *wr)
+{
+	return mrc_sk(sk)->mss - (wr ? sizeof(struct mrc_rdma_ext) : 0);
+}
+
 /* Copy bytes @off to @off + @n of a message of @len bytes, or of a WRITE
  * (@wr), into packets on a private list, charged to nothing yet.  On an
  * error the list is empty and the iterator is where it was.
@@ -482,15 +490,14 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 			     struct sk_buff_head *list)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	size_t end = off + n, copied = 0;
-	/* a WRITE's extension takes room from the payload */
+	size_t end = off + n, copied = 0, pkt = mrc_pkt_payload(sk, wr);
 	size_t ext = wr ? sizeof(struct mrc_rdma_ext) : 0;
 	struct sk_buff *skb;
 	int err;
 
 	__skb_queue_head_init(list);
 	do {
-		size_t chunk = min_t(size_t, end - off, msk->mss - ext);
+		size_t chunk = min_t(size_t, end - off, pkt);
 		struct mrc_skb_cb *cb;
 
 		skb = alloc_skb(MRC_HEADROOM + ext + chunk, sk->sk_allocation);
@@ -604,14 +611,14 @@ static void mrc_queue_fin(struct sock *sk)
 /* How much of the @left bytes still to queue to build now: what the send
  * buffer has room for (a packet's truesize is about twice its payload),
  * at least a packet and at most MRC_SEND_CHUNK_PKTS, so that the first
- * packets leave before a large message is copied whole.
+ * packets leave before a large message is copied whole.  In whole
+ * packets of @mss payload bytes: a piece ends where a packet does.
  */
 #define MRC_SEND_CHUNK_PKTS	64
 
-static size_t mrc_send_chunk(struct sock *sk, size_t left)
+static size_t mrc_send_chunk(struct sock *sk, size_t left, size_t mss)
 {
 	int room = READ_ONCE(sk->sk_sndbuf) - READ_ONCE(sk->sk_wmem_queued);
-	size_t mss = mrc_sk(sk)->mss;
 	size_t n = room > 0 ? rounddown((size_t)room / 2, mss) : 0;
 
 	n = clamp_t(size_t, n, mss, MRC_SEND_CHUNK_PKTS * mss);
@@ -647,6 +654,7 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	long forever = MAX_SCHEDULE_TIMEOUT;
+	size_t pkt = mrc_pkt_payload(sk, wr);
 	bool nonblock = !timeo;
 	struct sk_buff_head list;
 	size_t off = 0, n;
@@ -660,8 +668,8 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 		bool rest = off != 0;
 
 		n = nonblock ? min_t(size_t, len - off,
-				     MRC_SEND_CHUNK_PKTS * msk->mss) :
-			       mrc_send_chunk(sk, len - off);
+				     MRC_SEND_CHUNK_PKTS * pkt) :
+			       mrc_send_chunk(sk, len - off, pkt);
 		err = mrc_build_message(sk, msg, len, off, n, wr, &list);
 		if (!err && nonblock && !rest && n < len &&
 		    !mrc_mem_room(sk, mrc_message_truesize(&list, n, len))) {

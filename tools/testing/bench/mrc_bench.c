@@ -24,6 +24,13 @@
  * server's report arrived, i.e. until all its data had been read by the
  * server, plus the report's one-way trip).
  *
+ * -t mrcw (stream only): mrc WRITEs instead of messages.  The server
+ * registers a region of WRITE_REGION bytes (rounded down to a multiple of
+ * MSGSIZE) and sends its key; the client WRITEs MSGSIZE bytes at a time
+ * into it, round and round, then sends one message with the count of
+ * bytes written.  Nothing wakes the server until that message: it counts
+ * from sending the key (one trip more than the others) to reading it.
+ *
  * -W (stream): the client connects, prints "ready pid=PID" and waits for
  * SIGUSR1 before it starts, so that clients in several processes can be
  * started together; its SECONDS and done_s count from the signal.
@@ -63,10 +70,12 @@
 #define RR_WARMUP	20
 #define IO_TIMEOUT_S	60
 #define RECV_BUF	1048576
+#define WRITE_REGION	(16 << 20)
 
 static struct {
 	bool server;
 	bool mrc;
+	bool write;	/* -t mrcw */
 	bool v6;
 	bool rr;
 	const char *addr;
@@ -82,7 +91,7 @@ static struct {
 
 static const char *tname(void)
 {
-	return cfg.mrc ? "mrc" : "tcp";
+	return cfg.write ? "mrcw" : cfg.mrc ? "mrc" : "tcp";
 }
 
 static uint64_t now_ns(void)
@@ -95,8 +104,9 @@ static uint64_t now_ns(void)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr [-b BUF]\n"
-	      "       mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
+	fputs("Usage: mrc_bench server -t mrc|mrcw|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr\n"
+	      "                        [-b BUF]\n"
+	      "       mrc_bench client -t mrc|mrcw|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
 	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n"
 	      "                        [-W]\n",
 	      f);
@@ -236,6 +246,49 @@ static bool recv_exact(int fd, void *buf, size_t len)
 	return true;
 }
 
+/* -t mrcw: the server's region; its key goes to the client. */
+static void *server_region(int fd, size_t *len)
+{
+	struct mrc_mr_reg reg = { .access = MRC_MR_REMOTE_WRITE };
+	socklen_t optlen = sizeof(reg);
+	uint64_t msg[2];
+	void *region;
+
+	*len = WRITE_REGION / cfg.msgsize * cfg.msgsize;
+	region = calloc(1, *len);
+	if (!region)
+		die("calloc");
+	reg.addr = (uintptr_t)region;
+	reg.len = *len;
+	if (getsockopt(fd, SOL_MRC, MRC_MR_REG, &reg, &optlen))
+		die("MRC_MR_REG");
+	msg[0] = reg.key;
+	msg[1] = *len;
+	send_all(fd, msg, sizeof(msg));
+	return region;
+}
+
+/* -t mrcw: the server's side of a stream; returns the bytes written. */
+static uint64_t server_writes(int fd, uint64_t *first, uint64_t *last)
+{
+	uint64_t count;
+	size_t len;
+	void *region = server_region(fd, &len);
+	char c;
+
+	*first = now_ns();
+	if (!recv_exact(fd, &count, sizeof(count))) {
+		fprintf(stderr, "mrc_bench: mrcw: no count from the client\n");
+		exit(1);
+	}
+	*last = now_ns();
+	/* the client's end */
+	while (recv(fd, &c, 1, 0) > 0)
+		;
+	free(region);
+	return count;
+}
+
 static int do_server(void)
 {
 	struct sockaddr_storage ss;
@@ -280,7 +333,9 @@ static int do_server(void)
 		double s;
 		bool eor;
 
-		for (;;) {
+		if (cfg.write)
+			bytes = server_writes(fd, &first, &last);
+		while (!cfg.write) {
 			n = recv_some(fd, buf, RECV_BUF, &eor);
 			if (n == 0)
 				break;
@@ -379,9 +434,37 @@ static void wait_go(void)
 		die("sigwait");
 }
 
+/* -t mrcw: a WRITE of @len bytes from @buf into the server's region. */
+static void send_write(int fd, uint64_t key, uint64_t off, const void *buf,
+		       size_t len)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(struct mrc_write))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.b, .msg_controllen = sizeof(u.b),
+	};
+	struct mrc_write wr = { .key = key, .offset = off };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	ssize_t n;
+
+	cm->cmsg_level = SOL_MRC;
+	cm->cmsg_type = MRC_CMSG_WRITE;
+	cm->cmsg_len = CMSG_LEN(sizeof(wr));
+	memcpy(CMSG_DATA(cm), &wr, sizeof(wr));
+	do {
+		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len)
+		die("WRITE");
+}
+
 static void client_stream(int fd)
 {
-	uint64_t start, end, sent = 0, report[2], bytes, ns;
+	uint64_t start, end, sent = 0, report[2], bytes, ns, region[2] = {};
 	double send_s, done_s;
 	size_t i, len;
 	char *buf;
@@ -391,6 +474,12 @@ static void client_stream(int fd)
 		die("malloc");
 	for (i = 0; i < cfg.msgsize; i++)
 		buf[i] = (char)(i * 7);
+	/* mrcw: the server's key and region length */
+	if (cfg.write && (!recv_exact(fd, region, sizeof(region)) ||
+			  region[1] < cfg.msgsize)) {
+		fprintf(stderr, "mrc_bench: mrcw: no region from the server\n");
+		exit(1);
+	}
 	wait_go();
 	start = now_ns();
 	end = start + (uint64_t)(cfg.seconds * 1e9);
@@ -398,10 +487,16 @@ static void client_stream(int fd)
 		len = cfg.msgsize;
 		if (cfg.count_set && (uint64_t)cfg.count - sent < len)
 			len = cfg.count - sent;
-		send_all(fd, buf, len);
+		if (cfg.write)
+			send_write(fd, region[0], sent % region[1], buf, len);
+		else
+			send_all(fd, buf, len);
 		sent += len;
 	} while (cfg.count_set ? sent < (uint64_t)cfg.count : now_ns() < end);
 	send_s = (now_ns() - start) / 1e9;
+	/* mrcw: a message after the WRITEs, read once they are in place */
+	if (cfg.write)
+		send_all(fd, &sent, sizeof(sent));
 
 	if (shutdown(fd, SHUT_WR))
 		die("shutdown");
@@ -470,6 +565,8 @@ int main(int argc, char **argv)
 		case 't':
 			if (!strcmp(optarg, "mrc"))
 				cfg.mrc = true;
+			else if (!strcmp(optarg, "mrcw"))
+				cfg.write = true;
 			else if (strcmp(optarg, "tcp"))
 				goto bad;
 			break;
@@ -511,7 +608,9 @@ int main(int argc, char **argv)
 			goto bad;
 		}
 	}
-	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1)
+	cfg.mrc |= cfg.write;
+	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1 ||
+	    (cfg.write && (cfg.rr || cfg.msgsize > WRITE_REGION)))
 		goto bad;
 	if (cfg.wait_go) {
 		sigset_t set;
