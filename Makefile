@@ -43,10 +43,11 @@ kunit:
 	tools/testing/kunit/run --selftests
 
 # the module with its fault injection parameters (inert until set), so
-# that the tests that need them run
+# that the tests that need them run; TEST_PROGS in one VM, then each of
+# TEST_PROGS_OWN_VM in one of its own (make check's vm stage)
 vmtest:
 	$(MAKE) MRC_FAULT_INJECT=1 all
-	tools/testing/vm/run -- selftests/run_tests.sh
+	tools/testing/check vm
 
 vm: all
 	tools/testing/vm/run --shell
