@@ -35,6 +35,56 @@ as_nobody() {
 	ip netns exec "$ns" "${NOBODY[@]}" "$@"
 }
 
+# peer_start NS: mrc_peer.py's server (serve), as an unprivileged user in
+# NS, for peer_run; python starts slowly in the VM, so one per namespace
+peer_start() {
+	local ns=$1 w r
+	mkfifo "$tmp/peer.$ns.in" "$tmp/peer.$ns.out"
+	as_nobody "$ns" python3 "$PEER" serve <"$tmp/peer.$ns.in" \
+		>"$tmp/peer.$ns.out" 2>&1 &
+	peer_pid[$ns]=$!
+	mrc_pids+=("$!")
+	exec {w}>"$tmp/peer.$ns.in" {r}<"$tmp/peer.$ns.out"
+	peer_in[$ns]=$w
+	peer_out[$ns]=$r
+}
+declare -A peer_in peer_out peer_pid
+
+# peer_run NS CMD ARGS...: mrc_peer.py CMD ARGS as an unprivileged user in
+# NS; what it printed (its errors too) in $peer_said, and "(exit N)" after
+# it unless it exited 0
+peer_run() {
+	local ns=$1 line rc=none
+	shift
+	[ -n "${peer_in[$ns]:-}" ] || peer_start "$ns"
+	# writing to it once it is gone would kill this script (SIGPIPE)
+	if ! kill -0 "${peer_pid[$ns]}" 2>/dev/null; then
+		peer_said="(mrc_peer.py serve is gone)"
+		return
+	fi
+	printf '%q ' "$@" >&"${peer_in[$ns]}"
+	echo >&"${peer_in[$ns]}"
+	peer_said=
+	while IFS= read -r -t 120 line <&"${peer_out[$ns]}"; do
+		case "$line" in
+		end) break ;;
+		rc=*) rc=${line#rc=} ;;
+		*) peer_said+="${peer_said:+ }$line" ;;
+		esac
+	done
+	[ "$rc" = 0 ] || peer_said+=" (exit $rc)"
+}
+
+# peer_stop: the servers peer_start started end with their input
+peer_stop() {
+	local ns w r
+	for ns in "${!peer_in[@]}"; do
+		w=${peer_in[$ns]}
+		r=${peer_out[$ns]}
+		exec {w}>&- {r}<&-
+	done
+}
+
 # answer FD [TIMEOUT]: the lines mrc_conns answers on FD up to its "end",
 # on one line ("ready" left out)
 answer() {
@@ -75,8 +125,9 @@ mrc_wait_listening "$tmp/listen.out"
 
 acc0=$(mrc_stat "$MRC_H2" conn_accepted)
 abt0=$(mrc_stat "$MRC_H2" conn_aborted)
-out=$(as_nobody "$MRC_H1" python3 "$PEER" handshake --src "$MRC_H1_ADDR4" \
-	--dst "$MRC_H2_ADDR4" --port 7200 --save "$tmp/confirm" --reset 2>&1)
+peer_run "$MRC_H1" handshake --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200 --save "$tmp/confirm" --reset
+out=$peer_said
 case "$out" in
 cid=*) mrc_ok "SYN, SYNACK, CONFIRM and the first ACK by hand" ;;
 *) mrc_fail "SYN, SYNACK, CONFIRM and the first ACK by hand" "$out" ;;
@@ -90,8 +141,8 @@ mrc_expect_eq "an RST naming its first PSN aborted it" 1 \
 # must not make the connection again.
 old0=$(mrc_stat "$MRC_H2" drop_old_confirm)
 acc0=$(mrc_stat "$MRC_H2" conn_accepted)
-as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
-	--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
+peer_run "$MRC_H1" replay --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	"$tmp/confirm"
 mrc_nap 0.5
 mrc_expect_eq "a replayed CONFIRM is an old duplicate (drop_old_confirm)" 1 \
 	"$(stat_delta "$MRC_H2" drop_old_confirm "$old0")"
@@ -101,8 +152,8 @@ mrc_expect_eq "a replayed CONFIRM makes no connection" 0 \
 # CONFIRMs with made-up cookies make nothing and get no answer.
 bad0=$(mrc_stat "$MRC_H2" drop_bad_cookie)
 rst0=$(mrc_stat "$MRC_H2" out_rst)
-as_nobody "$MRC_H1" python3 "$PEER" forge-confirm --src "$MRC_H1_ADDR4" \
-	--dst "$MRC_H2_ADDR4" --port 7200 --count 20 >/dev/null
+peer_run "$MRC_H1" forge-confirm --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200 --count 20
 mrc_nap 0.5
 mrc_expect_eq "forged cookies are dropped (drop_bad_cookie)" 20 \
 	"$(stat_delta "$MRC_H2" drop_bad_cookie "$bad0")"
@@ -113,18 +164,10 @@ mrc_expect_eq "forged cookies are not answered" 0 \
 
 # SYNs alone cost the listener a SYNACK each and nothing else.
 syn0=$(mrc_stat "$MRC_H2" out_synack)
-out=$(as_nobody "$MRC_H1" python3 -c '
-import os, socket, struct, sys
-sys.path.insert(0, sys.argv[1])
-from mrc_inject import syn
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind((sys.argv[2], 0))
-for i in range(100):
-    s.sendto(syn(0, 0x1000 + i, 7, 7200, s.getsockname()[1], isn=i),
-             (sys.argv[3], 4797))
-print("sent=100")' "$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
+peer_run "$MRC_H1" syns --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7200 --count 100 --first-id $((0x1000))
 mrc_nap 0.5
-mrc_expect_eq "100 SYNs sent" "sent=100" "$out"
+mrc_expect_eq "100 SYNs sent" "sent=100" "${peer_said%% *}"
 mrc_expect_eq "100 SYNs get 100 SYNACKs" 100 \
 	"$(stat_delta "$MRC_H2" out_synack "$syn0")"
 mrc_expect_eq "100 SYNs make no connection" 0 \
@@ -140,22 +183,21 @@ clock_param=/sys/module/mrc/parameters/cookie_clock_us
 if [ -w "$clock_param" ]; then
 	# the CONFIRM's echo_tsval: bytes 32-35, our clock at the SYNACK
 	t=$((16#$(cut -c65-72 "$tmp/confirm")))
-	us_now() {
-		python3 -c 'import time; print(int(time.monotonic() * 1e6))'
-	}
-	elapsed=$((($(us_now) - t) & 0xffffffff))
+	peer_run "$MRC_H1" now
+	elapsed=$(((peer_said - t) & 0xffffffff))
 	[ "$elapsed" -lt 8500000 ] &&
 		sleep "$(((8500000 - elapsed) / 1000000 + 1))"
-	elapsed=$((($(us_now) - t) & 0xffffffff))
+	peer_run "$MRC_H1" now
+	elapsed=$(((peer_said - t) & 0xffffffff))
 	wbad0=$(mrc_stat "$MRC_H2" drop_bad_cookie)
 	wacc0=$(mrc_stat "$MRC_H2" conn_accepted)
 	echo $(((1 << 32) - elapsed + 1000000)) >"$clock_param"
-	as_nobody "$MRC_H1" python3 "$PEER" replay --src "$MRC_H1_ADDR4" \
-		--dst "$MRC_H2_ADDR4" "$tmp/confirm" >/dev/null
+	peer_run "$MRC_H1" replay --src "$MRC_H1_ADDR4" \
+		--dst "$MRC_H2_ADDR4" "$tmp/confirm"
 	mrc_nap 0.5
-	out=$(as_nobody "$MRC_H1" python3 "$PEER" handshake \
-		--src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" --port 7200 \
-		--reset 2>&1)
+	peer_run "$MRC_H1" handshake --src "$MRC_H1_ADDR4" \
+		--dst "$MRC_H2_ADDR4" --port 7200 --reset
+	out=$peer_said
 	echo 0 >"$clock_param"
 	mrc_expect_eq "a CONFIRM replayed after the cookie clock wrapped is refused (drop_bad_cookie)" \
 		1 "$(stat_delta "$MRC_H2" drop_bad_cookie "$wbad0")"
@@ -177,19 +219,9 @@ fi
 rst0=$(mrc_stat "$MRC_H2" out_rst)
 lim0=$(mrc_stat "$MRC_H2" out_rst_limited)
 ref0=$(mrc_stat "$MRC_H2" drop_no_listener)
-out=$(as_nobody "$MRC_H1" python3 -c '
-import socket, sys, time
-sys.path.insert(0, sys.argv[1])
-from mrc_inject import syn
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind((sys.argv[2], 0))
-pkts = [syn(0, 0x2000 + i, 7, 7299, s.getsockname()[1], isn=i)
-        for i in range(5000)]
-t = time.monotonic()
-for p in pkts:
-    s.sendto(p, (sys.argv[3], 4797))
-print("sent=5000 seconds=%d" % (time.monotonic() - t + 1))' \
-	"$MRC_SELFTESTS" "$MRC_H1_ADDR4" "$MRC_H2_ADDR4" 2>&1)
+peer_run "$MRC_H1" syns --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7299 --count 5000 --first-id $((0x2000))
+out=$peer_said
 mrc_nap 0.5
 rsts=$(stat_delta "$MRC_H2" out_rst "$rst0")
 lim=$(stat_delta "$MRC_H2" out_rst_limited "$lim0")
@@ -230,17 +262,18 @@ else
 	mrc_ok "a connection over h2's loopback"
 	chl0=$(mrc_stat "$MRC_H2" rst_challenged)
 	abt0=$(mrc_stat "$MRC_H2" conn_aborted)
-	out=$(as_nobody "$MRC_H2" python3 "$PEER" attack --src 127.0.0.1 \
+	peer_run "$MRC_H2" attack --src 127.0.0.1 \
 		--dst 127.0.0.1 --cid "$scid" --peer "$speer" --count 50 \
 		--avoid "$(field server snd_una)" "$(field server snd_nxt)" \
-		"$(field server rcv_nxt)" 2>&1)
-	mrc_expect_eq "the attacker sent its 200 packets" "sent=200" "$out"
-	out=$(as_nobody "$MRC_H2" python3 "$PEER" attack --src 127.0.0.1 \
+		"$(field server rcv_nxt)"
+	mrc_expect_eq "the attacker sent its 200 packets" "sent=200" \
+		"$peer_said"
+	peer_run "$MRC_H2" attack --src 127.0.0.1 \
 		--dst 127.0.0.1 --cid "$(field client local_cid)" \
 		--peer "$(field client peer_cid)" --count 50 \
 		--avoid "$(field client snd_una)" "$(field client snd_nxt)" \
-		"$(field client rcv_nxt)" 2>&1)
-	mrc_expect_eq "and 200 at the other end" "sent=200" "$out"
+		"$(field client rcv_nxt)"
+	mrc_expect_eq "and 200 at the other end" "sent=200" "$peer_said"
 	mrc_expect_eq "its RSTs are challenged (rst_challenged)" 100 \
 		"$(stat_delta "$MRC_H2" rst_challenged "$chl0")"
 	mrc_expect_eq "no connection was aborted" 0 \
@@ -291,8 +324,9 @@ time.sleep(30)' >"$tmp/win.out" 2>&1 &
 wpid=$!
 mrc_pids+=("$wpid")
 mrc_wait_listening "$tmp/win.out"
-out=$(as_nobody "$MRC_H1" python3 "$PEER" window --src "$MRC_H1_ADDR4" \
-	--dst "$MRC_H2_ADDR4" --port 7500 2>&1)
+peer_run "$MRC_H1" window --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7500
+out=$peer_said
 echo "# window order: $out"
 case "$out" in
 "stale=0 fresh="[1-9]*)
@@ -312,8 +346,9 @@ wait "$wpid" 2>/dev/null
 # carries the report: its retransmission must carry it again (the
 # report was once sent once).
 bad0=$(mrc_stat "$MRC_H2" ev_bad_ack)
-out=$(as_nobody "$MRC_H1" python3 "$PEER" report-dup --src "$MRC_H1_ADDR4" \
-	--dst "$MRC_H2_ADDR4" --port 7200 2>&1)
+peer_run "$MRC_H1" report-dup --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7200
+out=$peer_said
 mrc_nap 0.5
 mrc_expect_eq "a report in a duplicate DATA packet is read ($out)" 1 \
 	"$(stat_delta "$MRC_H2" ev_bad_ack "$bad0")"
@@ -330,8 +365,9 @@ time.sleep(40)' >"$tmp/rep.out" 2>&1 &
 rpid=$!
 mrc_pids+=("$rpid")
 mrc_wait_listening "$tmp/rep.out"
-out=$(as_nobody "$MRC_H1" python3 "$PEER" report-again \
-	--src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" --port 7600 2>&1)
+peer_run "$MRC_H1" report-again --src "$MRC_H1_ADDR4" \
+	--dst "$MRC_H2_ADDR4" --port 7600
+out=$peer_said
 case "$out" in
 report=*:2:40000" again=2:40000")
 	mrc_ok "a report goes again with its packet ($out)" ;;
@@ -342,5 +378,6 @@ esac
 kill "$rpid" 2>/dev/null
 wait "$rpid" 2>/dev/null
 
+peer_stop
 rm -rf "$tmp"
 mrc_done

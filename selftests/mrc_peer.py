@@ -10,6 +10,9 @@
     mrc_peer.py window --src A --dst B --port P
     mrc_peer.py report-dup --src A --dst B --port P
     mrc_peer.py report-again --src A --dst B --port P
+    mrc_peer.py syns --src A --dst B --port P --count N --first-id I
+    mrc_peer.py now
+    mrc_peer.py serve
 
 Needs no privilege: everything goes through an ordinary UDP socket bound
 to A (any local address, the peer's too when both ends of the victim's
@@ -56,12 +59,24 @@ that packet is never acknowledged, and when it comes again (after a
 timeout) it must carry the report again.  Prints "report=PSN:S:E
 again=S:E" (0:0 when the repeat carries none).
 
-Exits 1 with a message on stderr when an expected answer does not come.
+syns: N SYNs for the listener on P, as fast as the socket sends them,
+source ids I, I + 1, ...  Prints "sent=N seconds=S" (S rounded up).
+
+now: prints the monotonic clock (the kernel's ktime) in microseconds.
+
+serve: reads commands from stdin, one a line, with the words they would
+have on the command line ("handshake --src A ..."), and runs each; after
+each it prints "rc=N" (its exit status) and "end".  Python starts slowly
+in an emulated VM: a test keeps one server per namespace and user.
+
+Exits 1 with a message on stderr when an expected answer does not come
+(serve: prints the message on stdout, then "rc=1").
 """
 
 import argparse
 import os
 import random
+import shlex
 import socket
 import struct
 import sys
@@ -296,7 +311,42 @@ def attack(args):
     return 0
 
 
-def main():
+def syns(args):
+    s = open_sock(args.src)
+    pkts = [syn(0, args.first_id + i, 7, args.port, s.getsockname()[1],
+                isn=i) for i in range(args.count)]
+    t = time.monotonic()
+    for p in pkts:
+        s.sendto(p, (args.dst, ENCAP_PORT))
+    print('sent=%d seconds=%d' % (args.count, time.monotonic() - t + 1),
+          flush=True)
+    return 0
+
+
+def now(_args):
+    print(int(time.monotonic() * 1e6), flush=True)
+    return 0
+
+
+def serve(_args):
+    for line in sys.stdin:
+        words = shlex.split(line)
+        if not words:
+            continue
+        try:
+            rc = run(words)
+        except SystemExit as e:
+            if isinstance(e.code, str):
+                print(e.code, flush=True)
+                rc = 1
+            else:
+                rc = e.code or 0
+        print('rc=%d' % rc)
+        print('end', flush=True)
+    return 0
+
+
+def run(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
     h = sub.add_parser('handshake')
@@ -319,15 +369,22 @@ def main():
     rd.add_argument('--port', type=int, required=True)
     ra = sub.add_parser('report-again')
     ra.add_argument('--port', type=int, required=True)
-    for p in (h, r, f, a, w, rd, ra):
+    sy = sub.add_parser('syns')
+    sy.add_argument('--port', type=int, required=True)
+    sy.add_argument('--count', type=int, required=True)
+    sy.add_argument('--first-id', type=int, required=True)
+    for p in (h, r, f, a, w, rd, ra, sy):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
-    args = ap.parse_args()
+    sub.add_parser('now')
+    sub.add_parser('serve')
+    args = ap.parse_args(argv)
     return {'handshake': handshake, 'replay': replay,
             'forge-confirm': forge_confirm, 'attack': attack,
             'window': window, 'report-dup': report_dup,
-            'report-again': report_again}[args.cmd](args)
+            'report-again': report_again, 'syns': syns, 'now': now,
+            'serve': serve}[args.cmd](args)
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(run(sys.argv[1:]))
