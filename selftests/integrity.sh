@@ -74,11 +74,11 @@ cc_target 20000
 scenario "delay with jitter" delay 2ms 1ms distribution normal
 cc_target "$target"
 
-# WRITEs (mrc.rst, "One-sided operations: WRITE"): 1 byte to 2 MiB at
+# WRITEs (mrc.rst, "One-sided operations: WRITE"): 1 byte to 1 MiB at
 # random offsets of a 4 MiB region, the region's hash checked after every
 # 8 of them (mrc_msg -W), over a link that loses, duplicates, corrupts
-# and reorders at once; MRC_INTEGRITY_WRITES of them (32, about 12 MB)
-writes=(-W 4M -n "${MRC_INTEGRITY_WRITES:-32}" -m 1 -M 2M)
+# and reorders at once; MRC_INTEGRITY_WRITES of them (24, about 8 MB)
+writes=(-W 4M -n "${MRC_INTEGRITY_WRITES:-24}" -m 1 -M 1M)
 write_counts() {
 	local k
 	for k in write_placed write_bad_key write_bad_access write_bad_range; do

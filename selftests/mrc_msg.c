@@ -49,6 +49,7 @@
  * counts the check delivered when the hashes match and corrupt when they
  * do not, and answers; the client waits for the answer before it writes
  * again.  sent= and delivered= count checks, bytes= the bytes written.
+ * -T, -i and SIGUSR1 work as for messages (a last check follows).
  */
 #define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
@@ -303,6 +304,7 @@ static void *server_write_conn(struct conn_arg *a)
 				  .access = MRC_MR_REMOTE_WRITE };
 	socklen_t optlen = sizeof(reg);
 	struct write_check chk;
+	uint32_t last_seq = 0;
 	struct write_key k;
 	uint8_t *region;
 	int err = 0;
@@ -333,7 +335,7 @@ static void *server_write_conn(struct conn_arg *a)
 			break;
 		}
 		if (n != sizeof(chk) || chk.magic != WRITE_MAGIC ||
-		    chk.conn != a->conn || chk.seq < a->r.delivered) {
+		    chk.conn != a->conn || chk.seq < last_seq) {
 			a->r.corrupt++;
 		} else if (region_hash(region, cfg.region) != chk.hash) {
 			a->r.corrupt++;
@@ -344,6 +346,7 @@ static void *server_write_conn(struct conn_arg *a)
 		} else {
 			a->r.delivered++;
 			a->r.bytes = chk.bytes;
+			last_seq = chk.seq;
 		}
 		if (send(a->fd, "y", 1, 0) != 1) {
 			a->r.err = errno;
@@ -514,15 +517,34 @@ static ssize_t send_write(int fd, uint64_t key, uint64_t off,
 	return sendmsg(fd, &mh, 0);
 }
 
+/* -W: the check after @seq WRITEs; waits for the server's answer. */
+static int write_check(struct conn_arg *a, struct write_check *chk,
+		       const uint8_t *copy, uint32_t seq)
+{
+	char c;
+
+	chk->seq = seq;
+	chk->bytes = a->r.bytes;
+	chk->hash = region_hash(copy, cfg.region);
+	if (send(a->fd, chk, sizeof(*chk), 0) != sizeof(*chk) ||
+	    recv(a->fd, &c, 1, 0) != 1) {
+		a->r.err = errno ? errno : EPROTO;
+		return -1;
+	}
+	a->r.delivered++;
+	return 0;
+}
+
 /* -W: one connection of the client; see the top of the file. */
 static void client_write_conn(struct conn_arg *a)
 {
 	uint64_t s = rng_seed(a->conn, 0xfffffffe);
 	struct write_check chk = { .magic = WRITE_MAGIC, .conn = a->conn };
+	double end = cfg.seconds > 0 ? now_s() + cfg.seconds : 0;
 	struct write_key k;
 	uint8_t *copy = NULL;
+	uint32_t seq, checked = 0;
 	int err = 0;
-	uint32_t seq;
 	char c;
 
 	if (recv_message(a->fd, (uint8_t *)&k, sizeof(k), &err) != sizeof(k) ||
@@ -535,12 +557,16 @@ static void client_write_conn(struct conn_arg *a)
 		a->r.err = ENOMEM;
 		return;
 	}
-	for (seq = 0; seq < cfg.msgs; seq++) {
+	for (seq = 0; !cfg.msgs || seq < cfg.msgs; seq++) {
 		size_t len = pick_len(&s);
 		uint64_t off = rng_next(&s) % (cfg.region - len + 1);
+		bool last;
 
-		if (__atomic_load_n(&stop_sending, __ATOMIC_RELAXED))
+		if ((end && now_s() >= end) ||
+		    __atomic_load_n(&stop_sending, __ATOMIC_RELAXED))
 			break;
+		if (seq && cfg.interval_us)
+			usleep(cfg.interval_us);
 		fill(copy + off, len, a->conn, seq);
 		if (send_write(a->fd, k.key, off, copy + off, len) !=
 		    (ssize_t)len) {
@@ -548,18 +574,16 @@ static void client_write_conn(struct conn_arg *a)
 			break;
 		}
 		a->r.bytes += len;
-		if ((seq + 1) % WRITE_BATCH && seq + 1 < cfg.msgs)
+		last = cfg.msgs && seq + 1 == cfg.msgs;
+		if (!last && (seq + 1) % WRITE_BATCH)
 			continue;
-		chk.seq = seq + 1;
-		chk.bytes = a->r.bytes;
-		chk.hash = region_hash(copy, cfg.region);
-		if (send(a->fd, &chk, sizeof(chk), 0) != sizeof(chk) ||
-		    recv(a->fd, &c, 1, 0) != 1) {
-			a->r.err = errno ? errno : EPROTO;
+		if (write_check(a, &chk, copy, seq + 1))
 			break;
-		}
-		a->r.delivered++;
+		checked = seq + 1;
 	}
+	/* stopped by time or SIGUSR1: the WRITEs since the last check */
+	if (!a->r.err && seq != checked)
+		write_check(a, &chk, copy, seq);
 	free(copy);
 	if (!a->r.err && (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0))
 		a->r.err = errno;
@@ -796,8 +820,7 @@ int main(int argc, char **argv)
 	}
 	if (cfg.min > cfg.max || cfg.conns < 1 || (!server && !cfg.addr) ||
 	    cfg.msgs < 0 || (!server && !cfg.msgs && cfg.seconds <= 0) ||
-	    (cfg.region && (cfg.max > cfg.region || cfg.rr || cfg.seconds > 0 ||
-			    !cfg.msgs))) {
+	    (cfg.region && (cfg.max > cfg.region || cfg.rr))) {
 		fprintf(stderr, "mrc_msg: bad options\n");
 		return 2;
 	}

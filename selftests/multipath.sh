@@ -10,7 +10,9 @@
 #    blackhole route on a spine, a flapping link, one EV dropped by a tc
 #    filter, a gray failure: a spine that drops everything it forwards,
 #    both ways, with every link up, over IPv4 and IPv6 and with both
-#    sides sending): every message arrives once and intact, the EVs
+#    sides sending; over IPv6 through the far-side failure WRITEs
+#    instead of messages): every message arrives once and intact (every
+#    WRITE's bytes where they were sent), the EVs
 #    through the failure and only those go BAD, the counters show the
 #    retransmissions; in the gray failure the receiver learns which of
 #    its own EVs lose its ACKs and, but for its probes, leaves the dead
@@ -333,15 +335,18 @@ restore() {
 	esac
 }
 
-# failure FAM KIND [rr]: a paced transfer; KIND (far, near, blackhole,
-# flap, tc, gray) strikes mid-transfer; checks as described at the top;
-# then the failure is repaired and the EVs must come back.  With rr the
-# transfer is request/response: the receiver sends every message back.
+# failure FAM KIND [rr|write]: a paced transfer; KIND (far, near,
+# blackhole, flap, tc, gray) strikes mid-transfer; checks as described at
+# the top; then the failure is repaired and the EVs must come back.  With
+# rr the transfer is request/response: the receiver sends every message
+# back; with write it is WRITEs into a 1 MiB region of the receiver,
+# checked by a hash of the region after every 8 (mrc_msg -W).
 failure() {
 	local fam=$1 kind=$2 mode=${3:-} name s1 s2 s3 r1 pre_s need allowed
 	local before_up after_up wrong2 recovered=1 victim="" rr=()
 	name="IPv$fam $kind${mode:+ $mode}"
 	[ "$mode" = rr ] && rr=(-R)
+	[ "$mode" = write ] && rr=(-W 1M)
 	# Which spine a port takes is the leaves' answer for the fabric as
 	# it is: one cached during an earlier failure (a leaf that had lost
 	# an uplink) is wrong now, and a port of this connection may have
@@ -714,7 +719,7 @@ done
 
 # c, d. failures mid-transfer and recovery
 failure 4 far
-failure 6 far
+failure 6 far write
 failure 4 near
 failure 6 blackhole
 failure 4 flap
