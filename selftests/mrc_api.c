@@ -1609,6 +1609,33 @@ static bool write_fence(int c, int a, const char *name)
 		      err_name(errno));
 }
 
+/* MRC_INFO's WRITE counters (version 5): @c sent @sent WRITEs, @a took
+ * @in bytes (-1: do not check) and refused @refused packets.
+ */
+static void write_info(int c, int a, long long sent, long long in,
+		       long long refused, const char *when)
+{
+	struct mrc_info ic, ia;
+	char name[160];
+
+	if (get_info(c, &ic) || get_info(a, &ia) || ic.mrci_version < 5) {
+		report(false, "write: MRC_INFO version 5", "%s",
+		       err_name(errno));
+		return;
+	}
+	snprintf(name, sizeof(name), "write: MRC_INFO %s: mrci_writes_sent",
+		 when);
+	expect_eq(name, sent, ic.mrci_writes_sent);
+	if (in >= 0) {
+		snprintf(name, sizeof(name),
+			 "write: MRC_INFO %s: mrci_write_bytes_in", when);
+		expect_eq(name, in, ia.mrci_write_bytes_in);
+	}
+	snprintf(name, sizeof(name), "write: MRC_INFO %s: mrci_write_refused",
+		 when);
+	expect_eq(name, refused, ia.mrci_write_refused);
+}
+
 /* Where @buf and @want differ first, or -1. */
 static long long first_diff(const char *buf, const char *want, size_t len)
 {
@@ -1669,6 +1696,7 @@ static void test_write(void)
 	write_fence(c, a, name);
 	name = "write: placed there, nothing else changed (first difference at)";
 	expect_eq(name, -1, first_diff(buf, want, total));
+	write_info(c, a, 1, 100000, 0, "after it");
 
 	/* random sizes at random offsets, the first and last byte too */
 	for (i = 0; i < 40; i++) {
@@ -1736,6 +1764,8 @@ static void test_write(void)
 	write_fence(c, a, name);
 	name = "write: they changed nothing (first difference at)";
 	expect_eq(name, -1, first_diff(buf, want, total));
+	/* lo's MTU: each of the five is one packet */
+	write_info(c, a, 47, -1, 5, "after 5 refused");
 	pattern(src, 4096, 99);
 	mrc_write(c, key, 777, src, 4096);
 	memcpy(want + pg + 100 + 777, src, 4096);

@@ -272,6 +272,7 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 	case 0:
 		MRC_INC_STATS(mn, MRC_MIB_WRITE_PLACED);
 		msk->stats.bytes_received += len;
+		msk->stats.write_bytes_in += len;
 		break;
 	case -ENOENT:
 		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_KEY);
@@ -283,6 +284,8 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_RANGE);
 		break;
 	}
+	if (err)
+		msk->stats.write_refused++;
 	mrc_rcv_count(sk, ce);
 	if (psn != msk->rcv_nxt) {
 		mrc_rcv_hold(sk, psn, MRC_OFO_PLACED);

@@ -379,6 +379,9 @@ struct mrc_sock {
 		u64	lost;
 		u64	rto;
 		u64	ce;
+		u64	writes_sent;
+		u64	write_bytes_in;
+		u64	write_refused;
 	} stats;
 
 	struct xarray		mrs;

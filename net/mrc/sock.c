@@ -708,10 +708,12 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	} while (!err && off < len);
 
 	msk->snd_partial = false;
-	if (!err && wr)
+	if (!err && wr) {
 		msk->snd_op_id++;
-	else if (!err)
+		msk->stats.writes_sent++;
+	} else if (!err) {
 		msk->snd_msg_id++;
+	}
 	/* a message cut short: the stream cannot go on without the rest */
 	if (err && off && sk->sk_state != TCP_CLOSE)
 		mrc_conn_abort(sk, ECONNABORTED, true);
@@ -1306,6 +1308,9 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_queue_delay_us = msk->cc.delay_us;
 	info->mrci_mr_count = msk->mr_count;
 	info->mrci_mr_bytes = msk->mr_bytes;
+	info->mrci_writes_sent = msk->stats.writes_sent;
+	info->mrci_write_bytes_in = msk->stats.write_bytes_in;
+	info->mrci_write_refused = msk->stats.write_refused;
 }
 
 /* MRC_MR_REG: the request in, its key out, in the caller's buffer. */

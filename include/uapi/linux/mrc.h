@@ -136,7 +136,7 @@ struct mrc_write {
 	__u64	offset;
 };
 
-#define MRC_INFO_VERSION	4
+#define MRC_INFO_VERSION	5
 
 /**
  * struct mrc_info - state and counters of one connection (MRC_INFO)
@@ -198,6 +198,12 @@ struct mrc_info {
 	__u32	mrci_mr_count;		/* memory regions registered */
 	__u32	mrci_pad5;
 	__u64	mrci_mr_bytes;		/* their bytes */
+	/* version 5 */
+	__u64	mrci_writes_sent;	/* WRITEs queued whole */
+	__u64	mrci_write_bytes_in;	/* bytes the peer's WRITEs placed
+					 * in this socket's regions
+					 */
+	__u64	mrci_write_refused;	/* the peer's WRITE packets refused */
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
