@@ -8,7 +8,8 @@
 # three-way handshake and the RST check (wire version 1); the last, the
 # order of the windows in reordered ACKs, failed before ack_seq; the
 # last, reports of lost ACKs, before they were read from duplicates and
-# repeated.
+# repeated.  The status records of one-sided operations (wire version 5)
+# are checked against a peer by hand too.
 
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
@@ -377,6 +378,27 @@ report=*:2:40000" again=2:40000")
 esac
 kill "$rpid" 2>/dev/null
 wait "$rpid" 2>/dev/null
+
+# 7. Operation status records from a peer by hand (to the idle listener's
+# connection, which sent no operation): one in order and one out of order
+# behind a message name no operation and are ignored, counted; WRITE
+# pieces with a key of no region draw one failure record per operation
+# (a two-piece one too), and the connection takes everything in order.
+declare -A st0
+for k in drop_bad_status out_status write_bad_key; do
+	st0[$k]=$(mrc_stat "$MRC_H2" "$k")
+done
+peer_run "$MRC_H1" status --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7200
+out=$peer_said
+mrc_expect_eq "records for no operation are ignored ($out)" 2 \
+	"$(stat_delta "$MRC_H2" drop_bad_status "${st0[drop_bad_status]}")"
+mrc_expect_eq "one failure record per refused WRITE: the peer saw them" \
+	"acked=7 records=0:1,1:1" "$out"
+mrc_expect_eq "out_status counts them" 2 \
+	"$(stat_delta "$MRC_H2" out_status "${st0[out_status]}")"
+mrc_expect_eq "write_bad_key counts the refused pieces" 3 \
+	"$(stat_delta "$MRC_H2" write_bad_key "${st0[write_bad_key]}")"
 
 peer_stop
 rm -rf "$tmp"

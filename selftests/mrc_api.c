@@ -1562,12 +1562,12 @@ static void test_mr(void)
 	munmap(buf, mib + 2 * pg);
 }
 
-/* sendmsg of a WRITE of @len bytes at @data into the peer's region @key
- * at @off (MRC_CMSG_WRITE); @clen: the control message's length.
+/* sendmsg of a WRITE @wr of @len bytes at @data (MRC_CMSG_WRITE); @clen:
+ * the control message's length, @level and @type its own.
  */
-static ssize_t mrc_write_cmsg(int fd, uint64_t key, uint64_t off,
-			      const void *data, size_t len, size_t clen,
-			      int level, int type)
+static ssize_t send_wr(int fd, const struct mrc_write *wr, const void *data,
+		       size_t len, size_t clen, int level, int type,
+		       int flags)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct mrc_write)) + 16];
@@ -1579,14 +1579,22 @@ static ssize_t mrc_write_cmsg(int fd, uint64_t key, uint64_t off,
 		.msg_control = u.buf, .msg_controllen = CMSG_SPACE(clen),
 	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-	struct mrc_write wr = { .key = key, .offset = off };
 
 	memset(u.buf, 0, sizeof(u.buf));
 	cm->cmsg_level = level;
 	cm->cmsg_type = type;
 	cm->cmsg_len = CMSG_LEN(clen);
-	memcpy(CMSG_DATA(cm), &wr, clen < sizeof(wr) ? clen : sizeof(wr));
-	return sendmsg(fd, &mh, 0);
+	memcpy(CMSG_DATA(cm), wr, clen < sizeof(*wr) ? clen : sizeof(*wr));
+	return sendmsg(fd, &mh, flags);
+}
+
+static ssize_t mrc_write_cmsg(int fd, uint64_t key, uint64_t off,
+			      const void *data, size_t len, size_t clen,
+			      int level, int type)
+{
+	struct mrc_write wr = { .key = key, .offset = off };
+
+	return send_wr(fd, &wr, data, len, clen, level, type, 0);
 }
 
 static ssize_t mrc_write(int fd, uint64_t key, uint64_t off, const void *data,
@@ -1594,6 +1602,83 @@ static ssize_t mrc_write(int fd, uint64_t key, uint64_t off, const void *data,
 {
 	return mrc_write_cmsg(fd, key, off, data, len, sizeof(struct mrc_write),
 			      SOL_MRC, MRC_CMSG_WRITE);
+}
+
+/* A WRITE with its @cookie and @wflags, sendmsg @flags. */
+static ssize_t mrc_write_op(int fd, uint64_t key, uint64_t off,
+			    const void *data, size_t len, uint64_t cookie,
+			    uint32_t wflags, int flags)
+{
+	struct mrc_write wr = {
+		.key = key, .offset = off, .cookie = cookie, .flags = wflags,
+	};
+
+	return send_wr(fd, &wr, data, len, sizeof(wr), SOL_MRC,
+		       MRC_CMSG_WRITE, flags);
+}
+
+/* Read the completions (recvmsg(MSG_ERRQUEUE)) of @fd into @out, @n of
+ * them, waiting up to TIMEOUT_MS for them (POLLERR).
+ *
+ * Return: how many were read.
+ */
+static int get_completions(int fd, struct mrc_completion *out, int n)
+{
+	long long at = now_ms() + TIMEOUT_MS;
+	int got = 0;
+
+	while (got < n && now_ms() < at) {
+		struct pollfd p = { .fd = fd };
+		union {
+			char buf[CMSG_SPACE(sizeof(struct mrc_completion)) * 7];
+			struct cmsghdr align;
+		} u;
+		struct msghdr mh = {
+			.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		};
+		struct cmsghdr *cm;
+
+		if (poll(&p, 1, 50) <= 0 || !(p.revents & POLLERR))
+			continue;
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE) < 0) {
+			/* a connection error also sets POLLERR */
+			usleep(10000);
+			continue;
+		}
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_MRC &&
+			    cm->cmsg_type == MRC_CMSG_COMPLETION && got < n)
+				memcpy(&out[got++], CMSG_DATA(cm),
+				       sizeof(*out));
+	}
+	return got;
+}
+
+/* Are the next completions of @fd exactly @n with these @cookies and
+ * @errors, and then none?
+ */
+static void expect_completions(int fd, int n, const uint64_t *cookies,
+			       const int *errors, const char *name)
+{
+	char b[CMSG_SPACE(sizeof(struct mrc_completion))];
+	struct msghdr mh = { .msg_control = b, .msg_controllen = sizeof(b) };
+	struct mrc_completion c[16] = {};
+	char what[200];
+	int got, i;
+
+	got = get_completions(fd, c, n);
+	snprintf(what, sizeof(what), "%s: completions", name);
+	expect_eq(what, n, got);
+	for (i = 0; i < got; i++) {
+		snprintf(what, sizeof(what), "%s: completion %d's cookie",
+			 name, i);
+		expect_eq(what, (long long)cookies[i], (long long)c[i].cookie);
+		snprintf(what, sizeof(what), "%s: completion %d's error",
+			 name, i);
+		expect_eq(what, errors[i], c[i].error);
+	}
+	snprintf(what, sizeof(what), "%s: then none (EAGAIN)", name);
+	EXPECT_ERRNO(what, recvmsg(fd, &mh, MSG_ERRQUEUE), EAGAIN);
 }
 
 /* A message from @c that @a receives: every WRITE @c sent before it has
@@ -1647,6 +1732,12 @@ static long long first_diff(const char *buf, const char *want, size_t len)
 	return -1;
 }
 
+/* test_write's refused WRITEs fail (cookie 0): unknown key, read-only,
+ * past the end twice, another connection's key.
+ */
+static const uint64_t zero_cookies[5];
+static const int refused_errors[5] = { ENOKEY, EACCES, ERANGE, ERANGE, ENOKEY };
+
 /* WRITEs into a region of the peer (MRC_CMSG_WRITE): placed where they
  * name and nowhere else, refused without harm when they name no region
  * of the connection, a read-only one or bytes past its end, and nothing
@@ -1657,6 +1748,7 @@ static void test_write(void)
 	const size_t pg = sysconf(_SC_PAGESIZE), rlen = (1 << 20) + 333;
 	const size_t big = 32 << 20, total = rlen + 2 * pg;
 	uint64_t key, kro, kother, kbig;
+	struct mrc_completion cc = {};
 	const char *name;
 	char *buf, *want, *src, *bigbuf, *snap;
 	int c, a, c2, a2, i, status;
@@ -1764,6 +1856,8 @@ static void test_write(void)
 	write_fence(c, a, name);
 	name = "write: they changed nothing (first difference at)";
 	expect_eq(name, -1, first_diff(buf, want, total));
+	expect_completions(c, 5, zero_cookies, refused_errors,
+			   "write: the refused ones fail");
 	/* lo's MTU: each of the five is one packet */
 	write_info(c, a, 47, -1, 5, "after 5 refused");
 	pattern(src, 4096, 99);
@@ -1788,7 +1882,8 @@ static void test_write(void)
 		if (!data)
 			_exit(1);
 		memset(data, 0x11, big);
-		_exit(mrc_write(c, kbig, 0, data, big) == (ssize_t)big ? 0 : 1);
+		_exit(mrc_write_op(c, kbig, 0, data, big, 32, MRC_WRITE_SIGNAL,
+				   0) == (ssize_t)big ? 0 : 1);
 	}
 	at = now_ms() + TIMEOUT_MS;
 	while (!__atomic_load_n(bigbuf, __ATOMIC_ACQUIRE) && now_ms() < at)
@@ -1817,6 +1912,14 @@ static void test_write(void)
 	name = "write: nothing placed after the deregistration returned (first difference at)";
 	expect_eq(name, -1, snap ? first_diff(bigbuf, snap, big) : -2);
 	free(snap);
+	name = "write: the deregistered WRITE completes: ENOKEY";
+	if (get_completions(c, &cc, 1) != 1 || cc.cookie != 32)
+		report(false, name, "no completion with cookie 32");
+	else if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		expect_eq(name, ENOKEY, cc.error);
+	else
+		report(cc.error == ENOKEY || !cc.error, name,
+		       "error %d (one CPU: 0 if it ended first)", cc.error);
 
 	close(c);
 	close(a);
@@ -1826,6 +1929,135 @@ static void test_write(void)
 	munmap(bigbuf, big);
 	free(want);
 	free(src);
+}
+
+/* The completions of WRITEs (recvmsg(MSG_ERRQUEUE)): one for each
+ * signaled WRITE and each that failed, in order, with its cookie and
+ * errno; none for the rest; POLLERR while one waits; MRC_OPS_MAX of them
+ * unread stop the next WRITE; the connection's end fails the ones whose
+ * outcome was not known.
+ */
+static void test_completions(void)
+{
+	static const uint64_t ck_mix[2] = { 211, 212 };
+	static const int er_mix[2] = { EACCES, 0 };
+	static const uint64_t ck_bad[4] = { 301, 302, 303, 304 };
+	static const int er_bad[4] = { ENOKEY, ERANGE, EACCES, ERANGE };
+	static const uint64_t ck_one[1] = { 101 };
+	static const uint64_t ck_reset[1] = { 701 };
+	static const uint64_t ck_next[1] = { 9 };
+	static const int er_ok[1] = { 0 };
+	static const int er_reset[1] = { ECONNRESET };
+	struct mrc_completion *cs;
+	struct mrc_write wr = {};
+	uint64_t key, kro, i;
+	char src[5000], *region, b[CMSG_SPACE(8)];
+	struct msghdr mh = { .msg_control = b, .msg_controllen = sizeof(b) };
+	const char *name;
+	int c, a, n;
+
+	region = malloc(65536);
+	cs = calloc(MRC_OPS_MAX, sizeof(*cs));
+	if (!region || !cs || conn_pair(&c, &a)) {
+		report(false, "completion: setup", "%s", err_name(errno));
+		free(region);
+		free(cs);
+		return;
+	}
+	memset(src, 0x33, sizeof(src));
+	if (mr_reg(a, region, 65536, MRC_MR_REMOTE_WRITE, &key) ||
+	    mr_reg(a, region, 4096, MRC_MR_REMOTE_READ, &kro)) {
+		report(false, "completion: regions register", "%s",
+		       err_name(errno));
+		goto out;
+	}
+	name = "completion: none yet: EAGAIN";
+	EXPECT_ERRNO(name, recvmsg(c, &mh, MSG_ERRQUEUE), EAGAIN);
+
+	/* a signaled WRITE succeeds */
+	mrc_write_op(c, key, 0, src, 5000, 101, MRC_WRITE_SIGNAL, 0);
+	expect_completions(c, 1, ck_one, er_ok, "completion: a signaled WRITE");
+
+	/* ten that need none, one that fails, one signaled */
+	for (i = 201; i <= 210; i++)
+		mrc_write_op(c, key, i * 10, src, 100, i, 0, 0);
+	mrc_write_op(c, kro, 0, src, 100, 211, 0, 0);
+	mrc_write_op(c, key, 0, src, 100, 212, MRC_WRITE_SIGNAL, 0);
+	expect_completions(c, 2, ck_mix, er_mix,
+			   "completion: only the failed and the signaled one");
+
+	/* every failure, with its errno */
+	mrc_write_op(c, key ^ 1, 0, src, 100, 301, 0, 0);
+	mrc_write_op(c, key, 65500, src, 100, 302, 0, 0);
+	mrc_write_op(c, kro, 0, src, 1, 303, MRC_WRITE_SIGNAL, 0);
+	mrc_write_op(c, key, 65536, src, 1, 304, MRC_WRITE_SIGNAL, 0);
+	expect_completions(c, 4, ck_bad, er_bad,
+			   "completion: bad key, range, access");
+
+	/* malformed requests */
+	name = "completion: unknown flags in struct mrc_write: EINVAL";
+	EXPECT_ERRNO(name, mrc_write_op(c, key, 0, src, 1, 1, 2, 0), EINVAL);
+	wr.key = key;
+	wr.reserved = 1;
+	name = "completion: reserved field set: EINVAL";
+	EXPECT_ERRNO(name, send_wr(c, &wr, src, 1, sizeof(wr), SOL_MRC,
+				   MRC_CMSG_WRITE, 0), EINVAL);
+	mrc_write_op(c, key, 0, src, 1, 101, MRC_WRITE_SIGNAL, 0);
+	name = "completion: a control buffer too small for one: EINVAL";
+	n = 0;
+	while (n++ < 100) {
+		struct pollfd p = { .fd = c };
+
+		if (poll(&p, 1, 50) == 1 && (p.revents & POLLERR))
+			break;
+	}
+	EXPECT_ERRNO(name, recvmsg(c, &mh, MSG_ERRQUEUE), EINVAL);
+	expect_completions(c, 1, ck_one, er_ok,
+			   "completion: then read whole");
+
+	/* MRC_OPS_MAX unread stop the next WRITE */
+	for (i = 0; i < MRC_OPS_MAX; i++)
+		if (mrc_write_op(c, key, i, src, 1, 1000 + i,
+				 MRC_WRITE_SIGNAL, 0) != 1)
+			break;
+	name = "completion: MRC_OPS_MAX signaled WRITEs sent";
+	expect_eq(name, MRC_OPS_MAX, i);
+	name = "completion: one more, MSG_DONTWAIT: EAGAIN";
+	EXPECT_ERRNO(name, mrc_write_op(c, key, 0, src, 1, 9, 0, MSG_DONTWAIT),
+		     EAGAIN);
+	n = get_completions(c, cs, MRC_OPS_MAX);
+	name = "completion: all of them, in order, successful";
+	for (i = 0; i < (uint64_t)n; i++)
+		if (cs[i].cookie != 1000 + i || cs[i].error)
+			break;
+	report(n == MRC_OPS_MAX && i == (uint64_t)n, name,
+	       "%d read, the %llu-th is %llu, error %d", n,
+	       (unsigned long long)i,
+	       (unsigned long long)(i < (uint64_t)n ? cs[i].cookie : 0),
+	       i < (uint64_t)n ? cs[i].error : 0);
+	name = "completion: then the next WRITE goes";
+	expect_eq(name, 1, mrc_write_op(c, key, 0, src, 1, 9, MRC_WRITE_SIGNAL,
+					MSG_DONTWAIT));
+	expect_completions(c, 1, ck_next, er_ok, "completion: and completes");
+
+	/* an outcome not known when the connection ends fails with its
+	 * error: the WRITE is placed, the peer closes, our next message
+	 * finds it gone (ECONNRESET)
+	 */
+	mrc_write_op(c, key, 0, src, 100, 701, 0, 0);
+	write_fence(c, a, "completion: a fence after it arrives");
+	close(a);
+	a = -1;
+	usleep(100000);
+	send(c, src, 10, MSG_NOSIGNAL);
+	expect_completions(c, 1, ck_reset, er_reset,
+			   "completion: the connection reset");
+out:
+	if (a >= 0)
+		close(a);
+	close(c);
+	free(region);
+	free(cs);
 }
 
 int main(int argc, char **argv)
@@ -1869,8 +2101,10 @@ int main(int argc, char **argv)
 	cur = &fams[0];
 	test_mr();
 	test_write();
+	test_completions();
 	cur = &fams[1];
 	test_write();
+	test_completions();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

@@ -30,10 +30,11 @@ import socket
 import struct
 import sys
 
-VERSION = 4
+VERSION = 5
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
 F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP, F_RDMA = (0x0001, 0x0002, 0x0004,
                                                    0x0008, 0x0010, 0x0020)
+F_STATUS, F_REPORT = 0x0040, 0x0080
 HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
 RDMA_HDR_LEN = 40 + 24	# DATA, then struct mrc_rdma_ext
@@ -67,6 +68,15 @@ def rdma(dst, src, psn, key, roff, op_len, off=0, payload=b'', plen=None,
     return (hdr + struct.pack('!QQII', key & 0xffffffffffffffff,
                               roff & 0xffffffffffffffff, op_id & U32,
                               op_len & U32) + payload)
+
+
+def status(dst, src, psn, op_id, result=0, flags=F_STATUS, reserved=0,
+           msg_id=0, off=0, extra=b''):
+    """An operation's status record: DATA with MRC_F_STATUS, then op_id,
+    the result byte and 3 reserved bytes."""
+    rec = struct.pack('!IBBH', op_id & U32, result & 0xff,
+                      (reserved >> 16) & 0xff, reserved & 0xffff) + extra
+    return data(dst, src, psn, msg_id, 0, off, payload=rec, flags=flags)
 
 
 def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
@@ -212,6 +222,13 @@ def build(args):
                probe(cid, peer, flags=0x0040),
                # RDMA only on DATA, never with FIN
                rdma(cid, peer, rnxt, 1, 0, 0, flags=F_RDMA | F_FIN),
+               # a status record is neither a FIN nor a WRITE's piece;
+               # only a WRITE's piece asks for a report
+               status(cid, peer, rnxt, 0, flags=F_STATUS | F_FIN),
+               status(cid, peer, rnxt, 0, flags=F_STATUS | F_RDMA),
+               status(cid, peer, rnxt, 0, flags=F_STATUS | F_REPORT),
+               next_piece(flags=F_REPORT),
+               ack(cid, peer, una, flags=F_STATUS),
                ack(cid, peer, una, flags=F_RDMA),
                probe(cid, peer, flags=F_RDMA),
                probe(cid, peer, typ=RST, flags=F_RDMA),
@@ -241,7 +258,10 @@ def build(args):
                syn(cid, peer, 7, 8, 4797, typ=SYNACK) + b'\0' * 3,
                syn(cid, peer, 7, 8, 4797, typ=CONFIRM) + b'\0' * 4,
                probe(cid, peer) + b'\0' * 4,
-               probe(cid, peer, typ=RST) + b'\0']
+               probe(cid, peer, typ=RST) + b'\0',
+               # a status record is 8 bytes
+               status(cid, peer, rnxt, 0, extra=b'\0'),
+               status(cid, peer, rnxt, 0)[:-1]]
         counter = 'drop_bad_len'
     elif cls == 'udp_len_short':
         # UDP length shorter than the IP payload: UDP trims the datagram,
@@ -397,6 +417,12 @@ def build(args):
                # a WRITE's piece with a message's fields
                rdma(cid, peer, rnxt, 1, 0, 10, payload=body, msg_id=1),
                rdma(cid, peer, rnxt, 1, 0, 10, payload=body, msg_len=10),
+               # a status record: unknown result, reserved bytes, a
+               # message's fields
+               status(cid, peer, rnxt, 0, result=4),
+               status(cid, peer, rnxt, 0, reserved=1),
+               status(cid, peer, rnxt, 0, msg_id=1),
+               status(cid, peer, rnxt, 0, off=8),
                # more SACK words or echoes than an ACK may carry
                ack(cid, peer, una, sack=1 << 255, words=7) + b'\0' * 4,
                ack(cid, peer, una, echoes=[(una, 1, 49152, 0)] * 17)]

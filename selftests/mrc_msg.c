@@ -49,7 +49,11 @@
  * counts the check delivered when the hashes match and corrupt when they
  * do not, and answers; the client waits for the answer before it writes
  * again.  sent= and delivered= count checks, bytes= the bytes written.
- * -T, -i and SIGUSR1 work as for messages (a last check follows).
+ * -T, -i and SIGUSR1 work as for messages (a last check follows).  Every
+ * other WRITE (odd numbers) is signaled (MRC_WRITE_SIGNAL, its number the
+ * cookie): after each check the client reads their completions, which
+ * must be exactly those, in order, each once and successful; anything
+ * else fails the connection (EPROTO, said on stderr).
  */
 #define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
@@ -58,6 +62,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -496,7 +501,7 @@ static double now_s(void)
  * @off.
  */
 static ssize_t send_write(int fd, uint64_t key, uint64_t off,
-			  const void *src, size_t len)
+			  const void *src, size_t len, uint32_t seq)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct mrc_write))];
@@ -507,7 +512,10 @@ static ssize_t send_write(int fd, uint64_t key, uint64_t off,
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
 	};
-	struct mrc_write wr = { .key = key, .offset = off };
+	struct mrc_write wr = {
+		.key = key, .offset = off, .cookie = seq,
+		.flags = seq % 2 ? MRC_WRITE_SIGNAL : 0,
+	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 
 	cm->cmsg_level = SOL_MRC;
@@ -515,6 +523,52 @@ static ssize_t send_write(int fd, uint64_t key, uint64_t off,
 	cm->cmsg_len = CMSG_LEN(sizeof(wr));
 	memcpy(CMSG_DATA(cm), &wr, sizeof(wr));
 	return sendmsg(fd, &mh, 0);
+}
+
+/* -W: the completions of the signaled WRITEs before @seq, *@next the
+ * first not read yet; they come once their status records have, after
+ * the server's answer to a check at the latest.
+ */
+static int write_completions(struct conn_arg *a, uint32_t *next, uint32_t seq)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct mrc_completion)) * 8];
+		struct cmsghdr align;
+	} u;
+	double end = now_s() + 30;
+	struct mrc_completion c;
+	struct cmsghdr *cm;
+
+	*next |= 1;
+	while (*next < seq && now_s() < end) {
+		struct msghdr mh = {
+			.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		};
+		struct pollfd p = { .fd = a->fd };
+
+		if (poll(&p, 1, 100) != 1 || !(p.revents & POLLERR) ||
+		    recvmsg(a->fd, &mh, MSG_ERRQUEUE) < 0)
+			continue;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+			memcpy(&c, CMSG_DATA(cm), sizeof(c));
+			if (cm->cmsg_type != MRC_CMSG_COMPLETION ||
+			    c.cookie != *next || c.error) {
+				fprintf(stderr, "conn %u: completion %" PRIu64
+					" error %d, expected %u\n", a->conn,
+					(uint64_t)c.cookie, c.error, *next);
+				a->r.err = EPROTO;
+				return -1;
+			}
+			*next += 2;
+		}
+	}
+	if (*next < seq) {
+		fprintf(stderr, "conn %u: no completion for WRITE %u\n",
+			a->conn, *next);
+		a->r.err = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
 }
 
 /* -W: the check after @seq WRITEs; waits for the server's answer. */
@@ -543,7 +597,7 @@ static void client_write_conn(struct conn_arg *a)
 	double end = cfg.seconds > 0 ? now_s() + cfg.seconds : 0;
 	struct write_key k;
 	uint8_t *copy = NULL;
-	uint32_t seq, checked = 0;
+	uint32_t seq, checked = 0, next = 0;
 	int err = 0;
 	char c;
 
@@ -568,7 +622,7 @@ static void client_write_conn(struct conn_arg *a)
 		if (seq && cfg.interval_us)
 			usleep(cfg.interval_us);
 		fill(copy + off, len, a->conn, seq);
-		if (send_write(a->fd, k.key, off, copy + off, len) !=
+		if (send_write(a->fd, k.key, off, copy + off, len, seq) !=
 		    (ssize_t)len) {
 			a->r.err = errno;
 			break;
@@ -577,13 +631,14 @@ static void client_write_conn(struct conn_arg *a)
 		last = cfg.msgs && seq + 1 == cfg.msgs;
 		if (!last && (seq + 1) % WRITE_BATCH)
 			continue;
-		if (write_check(a, &chk, copy, seq + 1))
+		if (write_check(a, &chk, copy, seq + 1) ||
+		    write_completions(a, &next, seq + 1))
 			break;
 		checked = seq + 1;
 	}
 	/* stopped by time or SIGUSR1: the WRITEs since the last check */
-	if (!a->r.err && seq != checked)
-		write_check(a, &chk, copy, seq);
+	if (!a->r.err && seq != checked && !write_check(a, &chk, copy, seq))
+		write_completions(a, &next, seq);
 	free(copy);
 	if (!a->r.err && (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0))
 		a->r.err = errno;

@@ -11,6 +11,7 @@
     mrc_peer.py report-dup --src A --dst B --port P
     mrc_peer.py report-again --src A --dst B --port P
     mrc_peer.py syns --src A --dst B --port P --count N --first-id I
+    mrc_peer.py status --src A --dst B --port P
     mrc_peer.py now
     mrc_peer.py serve
 
@@ -62,6 +63,16 @@ again=S:E" (0:0 when the repeat carries none).
 syns: N SYNs for the listener on P, as fast as the socket sends them,
 source ids I, I + 1, ...  Prints "sent=N seconds=S" (S rounded up).
 
+status: operation status records, both ways, with the connection made
+to the listener on P (its application need not accept).  Sends two
+records that name no operation of the listener's connection (it sent
+none): one in order, one held out of order behind a message; then the
+pieces of two WRITEs with a key of no region, the first one piece that
+asks for a report (MRC_F_REPORT), the second two pieces, the last asking;
+then a message.  The listener must ignore both records (drop_bad_status)
+and send one failure record per WRITE.  Prints "acked=N records=OP:STATUS,..."
+(N: the records and pieces acknowledged in order).
+
 now: prints the monotonic clock (the kernel's ktime) in microseconds.
 
 serve: reads commands from stdin, one a line, with the words they would
@@ -84,8 +95,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the packet layouts, shared with the raw-socket injector
-from mrc_inject import (ACK, CONFIRM, DATA, HDR_LEN, PROBE, RST,  # noqa: E402
-                        SYNACK, U32, ack, data, probe, syn)
+from mrc_inject import (ACK, CONFIRM, DATA, F_RDMA, F_REPORT,  # noqa: E402
+                        F_STATUS, HDR_LEN, PROBE, RST, SYNACK, U32, ack,
+                        data, probe, rdma, status, syn)
 
 ENCAP_PORT = 4797
 
@@ -323,6 +335,45 @@ def syns(args):
     return 0
 
 
+def status_records(args):
+    s, cid, my_cid, _, confirm = connect(args)
+    isn = struct.unpack_from('!I', confirm, 12)[0]
+    dst = (args.dst, ENCAP_PORT)
+    body = b'\x5a' * 10
+    bad_key = 0x1234567800000001
+    pkts = [status(cid, my_cid, isn, 0),
+            status(cid, my_cid, isn + 2, 5, result=1),
+            data(cid, my_cid, isn + 1, 0, len(body), 0, body),
+            rdma(cid, my_cid, isn + 3, bad_key, 0, 10, payload=body,
+                 flags=F_RDMA | F_REPORT, op_id=0),
+            rdma(cid, my_cid, isn + 4, bad_key, 0, 20, payload=body,
+                 op_id=1),
+            rdma(cid, my_cid, isn + 5, bad_key, 10, 20, off=10,
+                 payload=body, flags=F_RDMA | F_REPORT, op_id=1),
+            data(cid, my_cid, isn + 6, 1, len(body), 0, body)]
+    for pkt in pkts:
+        s.sendto(pkt, dst)
+        time.sleep(0.05)
+    records, cum = [], 0
+    end = time.monotonic() + 5
+    while time.monotonic() < end and (len(records) < 2 or cum < 7):
+        try:
+            pkt, addr = s.recvfrom(2048)
+        except socket.timeout:
+            continue
+        if addr[0] != args.dst or len(pkt) < HDR_LEN[DATA]:
+            continue
+        flags = struct.unpack_from('!H', pkt, 2)[0]
+        if pkt[1] == ACK:
+            cum = max(cum, (struct.unpack_from('!I', pkt, 12)[0] - isn) & U32)
+        elif pkt[1] == DATA and flags & F_STATUS and len(pkt) == 48:
+            rec = '%d:%d' % (struct.unpack_from('!I', pkt, 40)[0], pkt[44])
+            if rec not in records:
+                records.append(rec)
+    print('acked=%d records=%s' % (cum, ','.join(records)), flush=True)
+    return 0
+
+
 def now(_args):
     print(int(time.monotonic() * 1e6), flush=True)
     return 0
@@ -373,7 +424,9 @@ def run(argv):
     sy.add_argument('--port', type=int, required=True)
     sy.add_argument('--count', type=int, required=True)
     sy.add_argument('--first-id', type=int, required=True)
-    for p in (h, r, f, a, w, rd, ra, sy):
+    st = sub.add_parser('status')
+    st.add_argument('--port', type=int, required=True)
+    for p in (h, r, f, a, w, rd, ra, sy, st):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
     sub.add_parser('now')
@@ -383,6 +436,7 @@ def run(argv):
             'forge-confirm': forge_confirm, 'attack': attack,
             'window': window, 'report-dup': report_dup,
             'report-again': report_again, 'syns': syns, 'now': now,
+            'status': status_records,
             'serve': serve}[args.cmd](args)
 
 

@@ -726,7 +726,8 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			msk->fin_acked = true;
 		if (mrc_cb(rskb)->flags & MRC_CB_EOR)
 			msk->stats.msgs_sent++;
-		msk->stats.bytes_sent += mrc_cb(rskb)->len;
+		if (!mrc_cb_status(mrc_cb(rskb)))
+			msk->stats.bytes_sent += mrc_cb(rskb)->len;
 		msk->bytes_out -= mrc_cb(rskb)->len + MRC_PKT_OVERHEAD;
 		mrc_rtx_free(sk, rskb);
 		acked++;

@@ -506,9 +506,14 @@ static void mrc_conn_destroy(struct sock *sk)
 void mrc_conn_done(struct sock *sk)
 {
 	/* a connection that was up and did not fail closed in order */
+	struct mrc_sock *msk = mrc_sk(sk);
+
 	if (sk->sk_state != TCP_CLOSE && sk->sk_state != TCP_SYN_SENT &&
-	    !mrc_sk(sk)->failed)
+	    !msk->failed)
 		mrc_nl_conn_event(sk, MRC_CONN_EVENT_CLOSED, 0);
+	/* in order, every status record came before the peer's FIN */
+	mrc_op_end_all(sk, msk->failed ? READ_ONCE(sk->sk_err) ? : ECONNRESET :
+		       0);
 	inet_sk_set_state(sk, TCP_CLOSE);
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	mrc_conn_destroy(sk);

@@ -106,8 +106,12 @@ void mrc_ofo_purge(struct sock *sk)
 	if (!msk->rcv_ofo)
 		return;
 	for (i = 0; i < MRC_WIN_PKTS; i++) {
-		if (msk->rcv_ofo[i] != MRC_OFO_PLACED)
-			kfree_skb(msk->rcv_ofo[i]);
+		struct sk_buff *skb = msk->rcv_ofo[i];
+
+		if (!mrc_ofo_is_write(skb))
+			kfree_skb(skb);
+		else if (mrc_ofo_record(skb))
+			mrc_wmem_free(sk, mrc_ofo_record(skb));
 		msk->rcv_ofo[i] = NULL;
 	}
 	msk->rcv_ofo_bytes = 0;
@@ -140,6 +144,14 @@ static bool mrc_rcv_deliver(struct sock *sk, struct sk_buff *skb)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 
+	if (cb->flags & MRC_CB_PEER_STATUS) {
+		msk->rcv_nxt++;
+		mrc_op_status(sk, cb->msg_id, cb->offset);
+		kfree_skb(skb);
+		if (!msk->rcv_queued)
+			mrc_mem_reserve_put(sk);
+		return true;
+	}
 	if (!mrc_rcv_in_sequence(msk, skb)) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_BAD_SEQUENCE);
 		kfree_skb(skb);
@@ -199,7 +211,7 @@ static void mrc_rcv_count(struct sock *sk, bool ce)
 	}
 }
 
-/* Hold @psn, after rcv_nxt: its packet @skb, or MRC_OFO_PLACED. */
+/* Hold @psn, after rcv_nxt: its packet @skb, or mrc_ofo_write(). */
 static void mrc_rcv_hold(struct sock *sk, u32 psn, struct sk_buff *skb)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
@@ -210,19 +222,70 @@ static void mrc_rcv_hold(struct sock *sk, u32 psn, struct sk_buff *skb)
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IN_OFO);
 }
 
-/* rcv_nxt has just advanced: what waited for it follows, pieces of
- * messages to the receive queue, WRITE's pieces (placed already) passed
- * over.  Wakes the reader if a piece was queued, here or (@queued) by the
- * caller.
+/* Queue status record @rec for the peer, before our FIN if that has
+ * not left.
  *
- * Return: false when a piece breaks the message stream (the connection
- * must end).
+ * Return: 0, or -ECONNRESET when our FIN has left: the record cannot
+ * follow it, the connection must end (the peer learns the outcome of its
+ * operations as an error).
  */
-static bool mrc_rcv_in_order(struct sock *sk, bool queued)
+static int mrc_queue_status(struct sock *sk, struct sk_buff *rec)
+{
+	struct sk_buff *tail = skb_peek_tail(&sk->sk_write_queue);
+
+	if (mrc_sk(sk)->fin_queued) {
+		if (!tail || !(mrc_cb(tail)->flags & MRC_CB_FIN)) {
+			mrc_wmem_free(sk, rec);
+			return -ECONNRESET;
+		}
+		__skb_queue_before(&sk->sk_write_queue, tail, rec);
+	} else {
+		__skb_queue_tail(&sk->sk_write_queue, rec);
+	}
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_STATUS);
+	mrc_push(sk);
+	return 0;
+}
+
+/* The walk in order passes a WRITE's piece, @v its mrc_ofo_write(): its
+ * status record goes to the peer, unless a failure of the same operation
+ * went already (one record per operation; its pieces are consecutive).
+ *
+ * Return: 0 or the error that ends the connection (mrc_queue_status()).
+ */
+static int mrc_rcv_write_passed(struct sock *sk, struct sk_buff *v)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	bool ok = true;
+	struct sk_buff *rec = mrc_ofo_record(v);
+	int err = 0;
+
+	if (rec && msk->rcv_op_failed) {
+		mrc_wmem_free(sk, rec);
+	} else if (rec) {
+		const struct mrc_op_status *st = (const void *)rec->data;
+
+		if (st->status != MRC_OP_OK)
+			msk->rcv_op_failed = true;
+		err = mrc_queue_status(sk, rec);
+	}
+	if ((unsigned long)v & MRC_OFO_WRITE_LAST)
+		msk->rcv_op_failed = false;
+	return err;
+}
+
+/* rcv_nxt has just advanced: what waited for it follows, pieces of
+ * messages to the receive queue, the peer's status records to their
+ * operations, WRITE's pieces (placed already) passed over.  Wakes the
+ * reader if a piece was queued, here or (@queued) by the caller.
+ *
+ * Return: 0, or the error that ends the connection: -EPROTO when a piece
+ * breaks the message stream.
+ */
+static int mrc_rcv_in_order(struct sock *sk, bool queued)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
+	int err = 0;
 	u32 slot;
 
 	for (;;) {
@@ -231,19 +294,59 @@ static bool mrc_rcv_in_order(struct sock *sk, bool queued)
 		if (!skb)
 			break;
 		msk->rcv_ofo[slot] = NULL;
-		if (skb == MRC_OFO_PLACED) {
+		if (mrc_ofo_is_write(skb)) {
 			msk->rcv_nxt++;
+			err = mrc_rcv_write_passed(sk, skb);
+			if (err)
+				break;
 			continue;
 		}
 		msk->rcv_ofo_bytes -= mrc_cb(skb)->len;
-		queued = true;
-		ok = mrc_rcv_deliver(sk, skb);
-		if (!ok)
+		if (!(mrc_cb(skb)->flags & MRC_CB_PEER_STATUS))
+			queued = true;
+		if (!mrc_rcv_deliver(sk, skb)) {
+			err = -EPROTO;
 			break;
+		}
 	}
-	if (ok && queued)
+	if (!err && queued)
 		sk->sk_data_ready(sk);
-	return ok;
+	return err;
+}
+
+/* A status record for the peer: operation @op_id ended with @status.
+ * Charged to the socket's send queue and the pool like a message, at
+ * most twice the send buffer: the peer must take them.
+ */
+static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
+					u8 status)
+{
+	struct mrc_op_status *st;
+	struct mrc_skb_cb *cb;
+	struct sk_buff *skb;
+
+	if (READ_ONCE(sk->sk_wmem_queued) >= 2 * READ_ONCE(sk->sk_sndbuf))
+		return NULL;
+	skb = alloc_skb(MRC_HEADROOM + sizeof(*st), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	if (!sk_wmem_schedule(sk, skb->truesize)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	skb_reserve(skb, MRC_HEADROOM);
+	st = skb_put_zero(skb, sizeof(*st));
+	st->op_id = htonl(op_id);
+	st->status = status;
+	__skb_header_release(skb);
+	cb = mrc_cb(skb);
+	memset(cb, 0, sizeof(*cb));
+	cb->msg_id = MRC_F_STATUS;
+	cb->len = sizeof(*st);
+	cb->flags = MRC_CB_RDMA;
+	sk_wmem_queued_add(sk, skb->truesize);
+	sk_mem_charge(sk, skb->truesize);
+	return skb;
 }
 
 /* A WRITE's piece (DATA with MRC_F_RDMA), new and inside the window:
@@ -253,7 +356,12 @@ static bool mrc_rcv_in_order(struct sock *sk, bool queued)
  * that names no region of this connection, one not remotely writable or
  * bytes past a region's end is refused: nothing is written, the refusal
  * is counted, and the PSN is taken all the same (the connection goes
- * on).  Nothing is queued or charged to the receive buffer.  Does not
+ * on).  Nothing is queued or charged to the receive buffer.
+ *
+ * A refused piece, and the last piece of an operation that asks for a
+ * report (MRC_F_REPORT), get their status record now, sent when the walk
+ * in order passes them (mrc_rcv_write_passed()): without memory for it
+ * the piece is dropped as a message's would be, to come again.  Does not
  * consume @skb.
  */
 static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
@@ -263,36 +371,48 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
-	u32 len = ntohs(d->len);
+	u32 len = ntohs(d->len), op_id = ntohl(x->op_id);
+	bool last = ntohl(d->offset) + len == ntohl(x->op_len);
+	struct sk_buff *rec = NULL;
+	u8 status;
 	int err;
 
+	if (last && (ntohs(d->common.flags) & MRC_F_REPORT)) {
+		rec = mrc_status_alloc(sk, op_id, MRC_OP_OK);
+		if (!rec)
+			goto nomem;
+	}
 	err = mrc_mr_write(sk, be64_to_cpu(x->rkey), be64_to_cpu(x->roffset),
 			   skb, sizeof(struct udphdr) + MRC_RDMA_HDR_LEN, len);
-	switch (err) {
-	case 0:
+	if (err) {
+		status = err == -ENOENT ? MRC_OP_BAD_KEY :
+			 err == -EACCES ? MRC_OP_BAD_ACCESS : MRC_OP_BAD_RANGE;
+		if (rec)
+			((struct mrc_op_status *)rec->data)->status = status;
+		else
+			rec = mrc_status_alloc(sk, op_id, status);
+		if (!rec)
+			goto nomem;
+		MRC_INC_STATS(mn, status == MRC_OP_BAD_KEY ?
+			      MRC_MIB_WRITE_BAD_KEY :
+			      status == MRC_OP_BAD_ACCESS ?
+			      MRC_MIB_WRITE_BAD_ACCESS : MRC_MIB_WRITE_BAD_RANGE);
+		msk->stats.write_refused++;
+	} else {
 		MRC_INC_STATS(mn, MRC_MIB_WRITE_PLACED);
 		msk->stats.bytes_received += len;
 		msk->stats.write_bytes_in += len;
-		break;
-	case -ENOENT:
-		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_KEY);
-		break;
-	case -EACCES:
-		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_ACCESS);
-		break;
-	default:
-		MRC_INC_STATS(mn, MRC_MIB_WRITE_BAD_RANGE);
-		break;
 	}
-	if (err)
-		msk->stats.write_refused++;
 	mrc_rcv_count(sk, ce);
 	if (psn != msk->rcv_nxt) {
-		mrc_rcv_hold(sk, psn, MRC_OFO_PLACED);
+		mrc_rcv_hold(sk, psn, mrc_ofo_write(rec, last));
 	} else {
 		msk->rcv_nxt++;
-		if (!mrc_rcv_in_order(sk, false)) {
-			mrc_conn_abort(sk, EPROTO, true);
+		err = mrc_rcv_write_passed(sk, mrc_ofo_write(rec, last));
+		if (!err)
+			err = mrc_rcv_in_order(sk, false);
+		if (err) {
+			mrc_conn_abort(sk, -err, true);
 			return;
 		}
 	}
@@ -300,6 +420,11 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 			  ce ? MRC_F_CE : 0);
 	if (msk->fin_rcvd && msk->fin_acked)
 		mrc_conn_done(sk);
+	return;
+nomem:
+	/* it comes again, and its path is not to blame */
+	MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
+	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev), MRC_F_DROP);
 }
 
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
@@ -313,6 +438,7 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	u16 ev = ntohs(d->ev);
 	u32 slot = psn % MRC_WIN_PKTS;
 	bool fin = ntohs(d->common.flags) & MRC_F_FIN;
+	bool status = ntohs(d->common.flags) & MRC_F_STATUS;
 
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_FIN_WAIT1 &&
 	    sk->sk_state != TCP_CLOSE_WAIT) {
@@ -397,6 +523,15 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	cb->offset = ntohl(d->offset);
 	cb->len = ntohs(d->len);
 	cb->flags = fin ? MRC_CB_FIN : 0;
+	if (status) {
+		const struct mrc_op_status *st = (const void *)(d + 1);
+
+		/* not a message: nothing of it for the receive buffer */
+		cb->msg_id = ntohl(st->op_id);
+		cb->offset = st->status;
+		cb->len = 0;
+		cb->flags = MRC_CB_PEER_STATUS;
+	}
 	__skb_pull(skb, sizeof(struct udphdr) + sizeof(*d));
 	skb_orphan(skb);
 	skb_set_owner_r(skb, sk);
@@ -404,9 +539,15 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	if (psn != msk->rcv_nxt) {
 		mrc_rcv_hold(sk, psn, skb);
 		msk->rcv_ofo_bytes += cb->len;
-	} else if (!mrc_rcv_deliver(sk, skb) || !mrc_rcv_in_order(sk, true)) {
-		mrc_conn_abort(sk, EPROTO, true);
-		return;
+	} else {
+		int err = mrc_rcv_deliver(sk, skb) ? 0 : -EPROTO;
+
+		if (!err)
+			err = mrc_rcv_in_order(sk, !status);
+		if (err) {
+			mrc_conn_abort(sk, -err, true);
+			return;
+		}
 	}
 	mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 	/* both directions are finished */

@@ -365,19 +365,20 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 				     msk->evset.evs[cb->evi].port, port);
 		msk->stats.retrans++;
 		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
-	} else if (cb->flags & MRC_CB_RDMA) {
+	} else if ((cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_RDMA)) {
 		MRC_INC_STATS(mn, MRC_MIB_OUT_WRITE);
 	}
 	cb->tx_count++;
 	mrc_on_transmit(sk, skb, evi);
 
 	d = skb_push(nskb, sizeof(*d));
+	/* a one-sided packet's DATA flags are in its msg_id (no message) */
 	mrc_fill_common(&d->common, MRC_PKT_DATA,
 			(cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0) |
-			(cb->flags & MRC_CB_RDMA ? MRC_F_RDMA : 0),
+			(cb->flags & MRC_CB_RDMA ? cb->msg_id : 0),
 			msk->peer_cid, msk->local_cid);
 	d->psn = htonl(cb->psn);
-	d->msg_id = htonl(cb->msg_id);
+	d->msg_id = cb->flags & MRC_CB_RDMA ? 0 : htonl(cb->msg_id);
 	d->msg_len = htonl(cb->msg_len);
 	d->offset = htonl(cb->offset);
 	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));

@@ -98,9 +98,15 @@ struct mrc_skb_cb {
 #define MRC_CB_EOR	0x08	/* last piece of its message */
 #define MRC_CB_IN_FLIGHT 0x10	/* sent, on its EV's outstanding list */
 #define MRC_CB_CE	0x20	/* receiver: arrived CE-marked */
-#define MRC_CB_RDMA	0x20	/* sender: a WRITE's piece, its struct
-				 * mrc_rdma_ext first in its data (never
-				 * queued at a receiver: placed at once)
+#define MRC_CB_RDMA	0x20	/* sender: a one-sided packet, its DATA
+				 * flags in cb->msg_id: a WRITE's piece
+				 * (MRC_F_RDMA, its struct mrc_rdma_ext
+				 * first in its data), or a status record
+				 * (MRC_F_STATUS, its struct mrc_op_status)
+				 */
+#define MRC_CB_PEER_STATUS 0x20	/* receiver: a status record from the
+				 * peer (cb->msg_id: op_id, cb->offset:
+				 * status), taken in order
 				 */
 #define MRC_CB_REPORT	0x40	/* carries a report of a lost ACK */
 #define MRC_CB_RESCUE	0x80	/* sent again while a slow path held it */
@@ -112,11 +118,50 @@ static inline struct mrc_skb_cb *mrc_cb(const struct sk_buff *skb)
 	return (struct mrc_skb_cb *)skb->cb;
 }
 
-/* In rcv_ofo: a PSN received out of order that holds no packet, a
- * WRITE's piece already placed: the SACK and the walk in order count it,
- * nothing is delivered.
+/* In rcv_ofo, a PSN received out of order that holds no packet: a
+ * WRITE's piece, placed (or refused) already.  The SACK and the walk in
+ * order count it, nothing is delivered.  Its value: bit 0 set (packets
+ * are aligned), bit 1 if the piece ends its operation, and the address
+ * of the status record to send when the walk passes it (the piece was
+ * refused, or ends an operation that asked for a report), if any.
  */
-#define MRC_OFO_PLACED	((struct sk_buff *)1UL)
+#define MRC_OFO_WRITE		1UL
+#define MRC_OFO_WRITE_LAST	2UL
+
+static inline struct sk_buff *mrc_ofo_write(struct sk_buff *rec, bool last)
+{
+	return (struct sk_buff *)((unsigned long)rec | MRC_OFO_WRITE |
+				  (last ? MRC_OFO_WRITE_LAST : 0));
+}
+
+static inline bool mrc_ofo_is_write(const struct sk_buff *v)
+{
+	return (unsigned long)v & MRC_OFO_WRITE;
+}
+
+static inline struct sk_buff *mrc_ofo_record(const struct sk_buff *v)
+{
+	return (struct sk_buff *)((unsigned long)v &
+				  ~(MRC_OFO_WRITE | MRC_OFO_WRITE_LAST));
+}
+
+/**
+ * struct mrc_op - a one-sided operation this socket sent
+ * @cookie: struct mrc_write.cookie
+ * @flags: struct mrc_write.flags
+ * @error: once its outcome is known: 0 or a positive errno
+ */
+struct mrc_op {
+	u64	cookie;
+	u32	flags;
+	s32	error;
+};
+
+/* Sender: is @cb's packet a status record? */
+static inline bool mrc_cb_status(const struct mrc_skb_cb *cb)
+{
+	return (cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_STATUS);
+}
 
 static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
 {
@@ -158,6 +203,12 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @snd_nxt: next PSN to transmit for the first time
  * @snd_msg_id: number of the next message to queue
  * @snd_op_id: number of the next one-sided operation (WRITE) to queue
+ * @ops: the operations sent, by op_id % MRC_OPS_MAX: [@op_read, @op_done)
+ *       have their outcome, to be read if failed or signaled, [@op_done,
+ *       @op_end) wait for it; allocated at the first WRITE (NULL before)
+ * @op_read: oldest operation whose completion is not read (or skipped)
+ * @op_done: oldest operation whose outcome is not known
+ * @op_end: one past the newest operation (its first piece queued)
  * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
  * @in_flight: packets in @rtx marked MRC_CB_IN_FLIGHT: sent, neither
  *             acknowledged nor judged lost (mrc_rtx_set_state() only)
@@ -226,7 +277,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rcv_nxt: next PSN expected in order
  * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS; a
  *	WRITE's piece, placed (or refused) as it arrived, holds its PSN
- *	there as MRC_OFO_PLACED
+ *	there as mrc_ofo_write()
+ * @rcv_op_failed: the walk in order queued a failure record for the
+ *	operation whose pieces it passes (until it passes the last)
  * @rcv_ofo_bytes: payload held in @rcv_ofo
  * @rcv_hi: one past the highest PSN held in @rcv_ofo (when after
  *          @rcv_nxt): how far the SACK needs to look
@@ -300,6 +353,10 @@ struct mrc_sock {
 	u32			snd_nxt;
 	u32			snd_msg_id;
 	u32			snd_op_id;
+	struct mrc_op		*ops;
+	u32			op_read;
+	u32			op_done;
+	u32			op_end;
 	struct sk_buff		**rtx;
 	u32			in_flight;
 	u32			lost_cnt;
@@ -364,6 +421,7 @@ struct mrc_sock {
 	u32			rcv_head_off;
 	u32			rcv_complete;
 	bool			rcv_mem_short;
+	bool			rcv_op_failed;
 	u8			rcv_reserve_pages;
 	u32			rcv_ce;
 	bool			fin_rcvd;
@@ -612,6 +670,16 @@ void mrc_mr_release_all(struct sock *sk);
 int mrc_mr_write(struct sock *sk, u64 key, u64 roff,
 		 const struct sk_buff *skb, int off, u32 len);
 void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off);
+
+/* op.c */
+bool mrc_op_room(const struct sock *sk);
+int mrc_op_alloc(struct sock *sk);
+bool mrc_op_report(const struct sock *sk, u32 flags);
+void mrc_op_add(struct sock *sk, u64 cookie, u32 flags);
+void mrc_op_status(struct sock *sk, u32 op_id, u8 status);
+void mrc_op_end_all(struct sock *sk, int err);
+bool mrc_op_pending(const struct sock *sk);
+int mrc_op_recv_completions(struct sock *sk, struct msghdr *msg);
 
 /* conn.c */
 int mrc_conn_table_init(struct mrc_net *mn);

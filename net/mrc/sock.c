@@ -459,6 +459,27 @@ static int mrc_wait_for_space(struct sock *sk, long *timeo, bool rest)
 	return err;
 }
 
+/* A WRITE waits for room in the ring of operations (mrc_op_room()):
+ * completions read, or outcomes of operations that need none known.
+ */
+static int mrc_wait_for_op(struct sock *sk, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = mrc_op_alloc(sk);
+
+	if (err)
+		return err;
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!mrc_op_room(sk)) {
+		err = mrc_send_wait_stop(sk, *timeo, false);
+		if (err)
+			break;
+		mrc_send_sleep(sk, timeo, false, &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
 /* Put a WRITE's extension for its bytes @off on into @skb's data. */
 static void mrc_put_rdma_ext(struct sock *sk, struct sk_buff *skb,
 			     const struct mrc_write *wr, size_t len,
@@ -530,10 +551,15 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		cb->offset = off;
 		cb->len = chunk;
 		off += chunk;
-		if (wr)
+		if (wr) {
+			/* its DATA flags in msg_id (mrc_xmit_data()) */
 			cb->flags |= MRC_CB_RDMA;
-		else if (off == len)
+			cb->msg_id = MRC_F_RDMA;
+			if (off == len && mrc_op_report(sk, wr->flags))
+				cb->msg_id |= MRC_F_REPORT;
+		} else if (off == len) {
 			cb->flags |= MRC_CB_EOR;
+		}
 		__skb_queue_tail(list, skb);
 	} while (off < end);
 	return 0;
@@ -698,6 +724,9 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 			__skb_queue_purge(&list);
 			break;
 		}
+		/* its outcome comes once its first piece may leave */
+		if (wr && !rest)
+			mrc_op_add(sk, wr->cookie, wr->flags);
 		off += n;
 		mrc_push(sk);
 		if (off < len) {
@@ -739,6 +768,8 @@ static int mrc_send_cmsgs(struct msghdr *msg, size_t len,
 		    cmsg->cmsg_len != CMSG_LEN(sizeof(*wr)) || found)
 			return -EINVAL;
 		memcpy(wr, CMSG_DATA(cmsg), sizeof(*wr));
+		if ((wr->flags & ~MRC_WRITE_SIGNAL) || wr->reserved)
+			return -EINVAL;
 		found = 1;
 	}
 	/* the last byte's offset must not wrap: the peer would drop every
@@ -801,6 +832,11 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (!op && msk->peer_max_msg && len > msk->peer_max_msg) {
 		err = -EMSGSIZE;
 		goto out;
+	}
+	if (op) {
+		err = mrc_wait_for_op(sk, &timeo);
+		if (err)
+			goto out;
 	}
 	err = mrc_send_message(sk, msg, len, op ? &wr : NULL, timeo);
 	if (err)
@@ -883,8 +919,10 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	int err = 0;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_WAITALL |
-		      MSG_CMSG_COMPAT | MSG_NOSIGNAL))
+		      MSG_CMSG_COMPAT | MSG_NOSIGNAL | MSG_ERRQUEUE))
 		return -EOPNOTSUPP;
+	if (flags & MSG_ERRQUEUE)
+		return mrc_op_recv_completions(sk, msg);
 
 	lock_sock(sk);
 	if (sk->sk_state == TCP_LISTEN) {
@@ -1019,7 +1057,7 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 		return list_empty_careful(&msk->accept_queue) ? 0 :
 		       EPOLLIN | EPOLLRDNORM;
 
-	if (READ_ONCE(sk->sk_err))
+	if (READ_ONCE(sk->sk_err) || mrc_op_pending(sk))
 		mask |= EPOLLERR;
 	if (READ_ONCE(sk->sk_shutdown) == SHUTDOWN_MASK ||
 	    (state == TCP_CLOSE && sock->state != SS_UNCONNECTED))
@@ -1168,6 +1206,8 @@ static void mrc_destroy(struct sock *sk)
 	MRC_DEBUG_WARN_ON_ONCE(!xa_empty(&mrc_sk(sk)->mrs));
 	mrc_conn_free_state(sk);
 	mrc_rcv_purge(sk);
+	kfree(mrc_sk(sk)->ops);
+	mrc_sk(sk)->ops = NULL;
 }
 
 /* IPV6_V6ONLY is the one IPv6 option that matters to mrc sockets. */

@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	4
+#define MRC_WIRE_VERSION	5
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -36,8 +36,15 @@ enum mrc_pkt_type {
 #define MRC_F_RDMA	0x0020	/* DATA: a WRITE's piece; struct
 				 * mrc_rdma_ext follows the DATA header
 				 */
+#define MRC_F_STATUS	0x0040	/* DATA: an operation's status record
+				 * (struct mrc_op_status), not a message
+				 */
+#define MRC_F_REPORT	0x0080	/* DATA, with MRC_F_RDMA: the last piece
+				 * of a WRITE whose sender wants a status
+				 * record even when it succeeds
+				 */
 #define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE | \
-			 MRC_F_DROP | MRC_F_RDMA)
+			 MRC_F_DROP | MRC_F_RDMA | MRC_F_STATUS | MRC_F_REPORT)
 
 /* Flags of an ACK's extra echoes (struct mrc_ack_echo). */
 #define MRC_ECHO_F_CE	0x0001	/* the echoed packet arrived CE-marked */
@@ -110,6 +117,34 @@ struct mrc_rdma_ext {
 	__be64	roffset;
 	__be32	op_id;
 	__be32	op_len;
+};
+
+/* The outcome of an operation (struct mrc_op_status.status). */
+enum mrc_op_result {
+	MRC_OP_OK,
+	MRC_OP_BAD_KEY,		/* no region of the connection has the key */
+	MRC_OP_BAD_ACCESS,	/* the region does not allow it */
+	MRC_OP_BAD_RANGE,	/* bytes past the region's end */
+
+	__MRC_OP_MAX
+};
+
+/**
+ * struct mrc_op_status - an operation's status record, the payload of a
+ * DATA with MRC_F_STATUS
+ * @op_id: the operation, the op_id of its pieces
+ * @status: enum mrc_op_result
+ * @reserved: zero
+ *
+ * The target of operations sends one for each that failed and each whose
+ * last piece carried MRC_F_REPORT, in the order of their op_ids, in its
+ * reliable stream (the DATA header's msg_id, msg_len and offset are zero,
+ * len is 8).  An operation before @op_id that got no record succeeded.
+ */
+struct mrc_op_status {
+	__be32	op_id;
+	__u8	status;
+	__u8	reserved[3];
 };
 
 /* The headers of a WRITE's piece. */
@@ -278,6 +313,7 @@ static inline void mrc_wire_build_bug(void)
 	BUILD_BUG_ON(sizeof(struct mrc_hdr) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 40);
 	BUILD_BUG_ON(sizeof(struct mrc_rdma_ext) != 24);
+	BUILD_BUG_ON(sizeof(struct mrc_op_status) != 8);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 48);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
@@ -290,7 +326,8 @@ static inline void mrc_wire_build_bug(void)
  * @len: bytes of mrc payload (the whole datagram after the UDP header);
  *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data,
  *       min(@len, MRC_ACK_MAX_LEN) for an ACK, min(@len, MRC_RDMA_HDR_LEN)
- *       for a DATA with MRC_F_RDMA
+ *       for a DATA with MRC_F_RDMA (a status record ends within the
+ *       first 48)
  * @max_msg: largest message this receiver accepts
  *
  * Pure: reads only within @len and nothing but @data.  Every field that
@@ -333,17 +370,33 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		u32 msg_len = be32_to_cpu(d->msg_len);
 		u32 off = be32_to_cpu(d->offset);
 		u32 plen = be16_to_cpu(d->len);
+		u16 kind;
 
-		if (flags & ~(MRC_F_FIN | MRC_F_RDMA))
+		if (flags & ~(MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS |
+			      MRC_F_REPORT))
+			return MRC_HDR_BAD_FLAGS;
+		/* of one kind: a FIN, a WRITE's piece or a status record */
+		kind = flags & (MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS);
+		if ((kind & (kind - 1)) ||
+		    ((flags & MRC_F_REPORT) && !(flags & MRC_F_RDMA)))
 			return MRC_HDR_BAD_FLAGS;
 		if (!d->ack_lost_ev && d->ack_lost_seq)
 			return MRC_HDR_BAD_FIELD;
+		if (flags & MRC_F_STATUS) {
+			const struct mrc_op_status *st = data + hlen;
+
+			if (plen != len - hlen || plen != sizeof(*st))
+				return MRC_HDR_BAD_LEN;
+			if (d->msg_id || d->msg_len || d->offset ||
+			    st->status >= __MRC_OP_MAX || st->reserved[0] ||
+			    st->reserved[1] || st->reserved[2])
+				return MRC_HDR_BAD_FIELD;
+			break;
+		}
 		if (flags & MRC_F_RDMA) {
 			const struct mrc_rdma_ext *x = data + hlen;
 			u64 roff;
 
-			if (flags & MRC_F_FIN)
-				return MRC_HDR_BAD_FLAGS;
 			if (len < MRC_RDMA_HDR_LEN)
 				return MRC_HDR_SHORT;
 			if (plen != len - MRC_RDMA_HDR_LEN)

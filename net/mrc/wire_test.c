@@ -517,6 +517,95 @@ static void mrc_hdr_reads_rdma_within_len(struct kunit *test)
 	mrc_hdr_check_each_len(test, full, mrc_rdma_build(full, 8, 0, 8, 0));
 }
 
+/* An operation's status record for @op_id (MRC_F_STATUS). */
+static unsigned int mrc_status_build(u8 *buf, u32 op_id, u8 status)
+{
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	struct mrc_op_status *st = (struct mrc_op_status *)(d + 1);
+
+	mrc_pkt_build(buf, MRC_PKT_DATA, sizeof(*st));
+	d->common.flags = cpu_to_be16(MRC_F_STATUS);
+	d->msg_len = 0;
+	d->offset = 0;
+	memset(st, 0, sizeof(*st));
+	st->op_id = cpu_to_be32(op_id);
+	st->status = status;
+	return sizeof(*d) + sizeof(*st);
+}
+
+/* A status record: 8 bytes, a known status, no message fields, of one
+ * kind; MRC_F_REPORT only on a WRITE's piece.
+ */
+static void mrc_hdr_checks_status(struct kunit *test)
+{
+	u8 buf[128];
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	struct mrc_op_status *st = (struct mrc_op_status *)(d + 1);
+	unsigned int len, n;
+	u8 status;
+
+	for (status = 0; status < __MRC_OP_MAX; status++) {
+		len = mrc_status_build(buf, U32_MAX, status);
+		KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+				MRC_HDR_OK);
+	}
+	len = mrc_status_build(buf, 1, __MRC_OP_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_status_build(buf, 1, 0);
+	st->reserved[2] = 1;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_status_build(buf, 1, 0);
+	d->offset = cpu_to_be32(8);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_status_build(buf, 1, 0);
+	d->msg_id = cpu_to_be32(3);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	/* 8 bytes exactly, and said so */
+	for (n = sizeof(*d); n < len; n++)
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, n, MAX_MSG),
+				    MRC_HDR_BAD_LEN, "len %u", n);
+	mrc_pkt_build(buf, MRC_PKT_DATA, 16);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS);
+	d->msg_len = 0;
+	d->offset = 0;
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, sizeof(*d) + 16, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* of one kind; a report is asked for by a WRITE's piece only */
+	len = mrc_status_build(buf, 1, 0);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS | MRC_F_FIN);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS | MRC_F_RDMA);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS | MRC_F_REPORT);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 16);
+	d->common.flags = cpu_to_be16(MRC_F_REPORT);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_rdma_build(buf, 16, 184, 200, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_REPORT);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	len = mrc_pkt_build(buf, MRC_PKT_ACK, 0);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+}
+
+/* A status record is read only within its length. */
+static void mrc_hdr_reads_status_within_len(struct kunit *test)
+{
+	u8 full[128];
+
+	mrc_hdr_check_each_len(test, full, mrc_status_build(full, 7, 2));
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_accepts_every_type),
 	KUNIT_CASE(mrc_hdr_rejects_short),
@@ -533,6 +622,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_reads_ack_within_len),
 	KUNIT_CASE(mrc_hdr_checks_rdma),
 	KUNIT_CASE(mrc_hdr_reads_rdma_within_len),
+	KUNIT_CASE(mrc_hdr_checks_status),
+	KUNIT_CASE(mrc_hdr_reads_status_within_len),
 	{}
 };
 

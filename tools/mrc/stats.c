@@ -92,6 +92,9 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_WRITE_BAD_KEY]	= "write_bad_key",
 	[MRC_A_STATS_WRITE_BAD_ACCESS]	= "write_bad_access",
 	[MRC_A_STATS_WRITE_BAD_RANGE]	= "write_bad_range",
+	[MRC_A_STATS_OUT_STATUS]	= "out_status",
+	[MRC_A_STATS_IN_STATUS]		= "in_status",
+	[MRC_A_STATS_DROP_BAD_STATUS]	= "drop_bad_status",
 };
 
 static void stats_usage(FILE *f)

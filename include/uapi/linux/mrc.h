@@ -115,25 +115,57 @@ struct mrc_mr_reg {
 	__u64	key;
 };
 
-/* sendmsg() control messages, level SOL_MRC (mrc(7) "One-sided
- * operations").
- */
-#define MRC_CMSG_WRITE		1	/* struct mrc_write: the iov's bytes go
-					 * into the peer's region, not its
-					 * receive queue
+/* Control messages, level SOL_MRC (mrc(7) "One-sided operations"). */
+#define MRC_CMSG_WRITE		1	/* sendmsg: struct mrc_write: the iov's
+					 * bytes go into the peer's region, not
+					 * its receive queue
+					 */
+#define MRC_CMSG_COMPLETION	2	/* recvmsg(MSG_ERRQUEUE): struct
+					 * mrc_completion, one per operation
+					 * completed
 					 */
 
 #define MRC_WRITE_LEN_MAX	(1U << 30)	/* bytes per WRITE */
+
+/* Operations a socket has sent whose completion is not yet known, or
+ * known and not yet read: a WRITE past them waits (EAGAIN non-blocking).
+ */
+#define MRC_OPS_MAX		256
+
+/* struct mrc_write.flags */
+#define MRC_WRITE_SIGNAL	0x1	/* a completion also when it succeeds */
 
 /**
  * struct mrc_write - a WRITE into the peer's memory (MRC_CMSG_WRITE)
  * @key: the peer's region, a key its MRC_MR_REG returned
  * @offset: where in that region the first byte goes; offset + length
  *          must not pass 2^64
+ * @cookie: returned in the operation's completion
+ * @flags: MRC_WRITE_SIGNAL, or 0: a completion only if it fails
+ * @reserved: 0
  */
 struct mrc_write {
 	__u64	key;
 	__u64	offset;
+	__u64	cookie;
+	__u32	flags;
+	__u32	reserved;
+};
+
+/**
+ * struct mrc_completion - an operation's end (MRC_CMSG_COMPLETION)
+ * @cookie: the operation's struct mrc_write.cookie
+ * @error: 0, or why it failed, a positive errno: ENOKEY (no region of the
+ *         connection has the key), EACCES (the region does not allow it),
+ *         ERANGE (bytes past the region's end), or the error that ended
+ *         the connection (ECONNRESET, ETIMEDOUT, ...) before its outcome
+ *         was known
+ * @reserved: 0
+ */
+struct mrc_completion {
+	__u64	cookie;
+	__s32	error;
+	__u32	reserved;
 };
 
 #define MRC_INFO_VERSION	5
@@ -387,6 +419,9 @@ enum mrc_stats_attr {
 	MRC_A_STATS_WRITE_BAD_KEY,	/* refused: no region of the connection has the key */
 	MRC_A_STATS_WRITE_BAD_ACCESS,	/* refused: the region is not remotely writable */
 	MRC_A_STATS_WRITE_BAD_RANGE,	/* refused: bytes past the region's end */
+	MRC_A_STATS_OUT_STATUS,		/* operation status records queued for the peer */
+	MRC_A_STATS_IN_STATUS,		/* the peer's status records taken in order */
+	MRC_A_STATS_DROP_BAD_STATUS,	/* status records naming no operation in flight */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

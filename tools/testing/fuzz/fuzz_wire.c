@@ -40,6 +40,7 @@
 #define REF_ACK_ECHO	12	/* an extra echo */
 #define REF_ACK_MAX_LEN	(REF_ACK_LEN + 6 * REF_ACK_WORD + 16 * REF_ACK_ECHO)
 #define REF_RDMA_LEN	(REF_DATA_LEN + 24)	/* DATA with its RDMA extension */
+#define REF_STATUS_LEN	(REF_DATA_LEN + 8)	/* DATA with a status record */
 #define REF_SYN_LEN	40
 #define REF_PROBE_LEN	24
 
@@ -56,6 +57,8 @@
 #define REF_OFF_DATA_ACK_LOST_EV	38
 #define REF_OFF_RDMA_ROFFSET	48	/* after the DATA header: rkey, then */
 #define REF_OFF_RDMA_OP_LEN	60
+#define REF_OFF_STATUS_OP_ID	40	/* after the DATA header: op_id, */
+#define REF_OFF_STATUS_STATUS	44	/* status, 3 reserved bytes */
 #define REF_OFF_ACK_SACK_WORDS	46
 #define REF_OFF_ACK_NR_ECHO	47
 #define REF_OFF_ECHO_FLAGS	10	/* in an echo */
@@ -133,7 +136,7 @@ static u32 ref_allowed_flags(u8 type)
 {
 	switch (type) {
 	case 1:
-		return 0x0021;	/* FIN, RDMA */
+		return 0x00e1;	/* FIN, RDMA, STATUS, REPORT */
 	case 2:
 		return 0x001a;	/* CE, PROBE, DROP */
 	case 5:
@@ -157,7 +160,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 4)
+	if (p[REF_OFF_VERSION] != 5)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -168,7 +171,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x003fU)
+	if (flags & ~0x00ffU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -188,12 +191,28 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		if (!get16(p, REF_OFF_DATA_ACK_LOST_EV) &&
 		    get16(p, REF_OFF_DATA_ACK_LOST_SEQ))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+		/* at most one of FIN, RDMA, STATUS; REPORT only with RDMA */
+		if (((flags & 0x0001) != 0) + ((flags & 0x0020) != 0) +
+		    ((flags & 0x0040) != 0) > 1 ||
+		    ((flags & 0x0080) && !(flags & 0x0020)))
+			reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
+		if (flags & 0x0040) {	/* a status record */
+			if (len != REF_STATUS_LEN || plen != len - hlen) {
+				reasons |= BIT_V(MRC_HDR_BAD_LEN);
+				break;
+			}
+			if (get32(p, REF_OFF_DATA_MSG_ID) || msg_len || off ||
+			    p[REF_OFF_STATUS_STATUS] > 3 ||
+			    p[REF_OFF_STATUS_STATUS + 1] ||
+			    p[REF_OFF_STATUS_STATUS + 2] ||
+			    p[REF_OFF_STATUS_STATUS + 3])
+				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+			break;
+		}
 		if (flags & 0x0020) {	/* a WRITE's piece */
 			uint64_t roff;
 			u32 op_len;
 
-			if (flags & 0x0001)
-				reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
 			if (len < REF_RDMA_LEN) {
 				reasons |= BIT_V(MRC_HDR_SHORT);
 				break;
@@ -280,12 +299,18 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 4);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 5);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
 		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008 ||
-		     MRC_F_DROP != 0x0010 || MRC_F_RDMA != 0x0020);
+		     MRC_F_DROP != 0x0010 || MRC_F_RDMA != 0x0020 ||
+		     MRC_F_STATUS != 0x0040 || MRC_F_REPORT != 0x0080);
+	BUILD_BUG_ON(__MRC_OP_MAX != 4);
+	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_op_status, op_id) !=
+		     REF_OFF_STATUS_OP_ID);
+	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_op_status, status) !=
+		     REF_OFF_STATUS_STATUS);
 	BUILD_BUG_ON(MRC_RDMA_HDR_LEN != REF_RDMA_LEN);
 	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_rdma_ext, roffset) !=
 		     REF_OFF_RDMA_ROFFSET);
@@ -382,14 +407,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Only the headers are linear in the kernel (input.c pulls
 	 * min(len, largest header), an ACK up to its largest size, a
-	 * WRITE's piece up to its extension's end); the payload must not be
-	 * read.
+	 * WRITE's piece up to its extension's end, a status record is in
+	 * the first 48 bytes); the payload must not be read.
 	 */
 	hlen = len >= 2 ? ref_hdr_len(buf[1]) : 0;
 	if (len >= 2 && buf[1] == 2)
 		hlen = REF_ACK_MAX_LEN;
 	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0020))
 		hlen = REF_RDMA_LEN;
+	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0040))
+		hlen = REF_STATUS_LEN;	/* within the 48 bytes always pulled */
 	if (hlen < REF_COMMON_LEN)
 		hlen = REF_COMMON_LEN;
 	linear = len < hlen ? len : hlen;
