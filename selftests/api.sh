@@ -55,26 +55,26 @@ mrc_expect_eq "conn_refused counts the refused connects" 6 \
 # mrc_api's memory regions (test_mr): 4 on its connection, MRC_MR_MAX
 # (1024) on one socket, 1 in a child that exits with it, 2 under
 # RLIMIT_MEMLOCK; refused for room: 2 past MRC_MR_MAX, 2 over the limit.
-# test_write: 4 per family; test_completions: 2 per family
-mrc_expect_eq "mr_reg counts the registrations" 1043 \
+# test_write: 4 per family; test_completions, test_write_imm: 2 each
+mrc_expect_eq "mr_reg counts the registrations" 1047 \
 	"$(mrc_stat "$ns" mr_reg)"
-mrc_expect_eq "mr_dereg: every region released" 1043 \
+mrc_expect_eq "mr_dereg: every region released" 1047 \
 	"$(mrc_stat "$ns" mr_dereg)"
 mrc_expect_eq "mr_denied counts the refusals for room" 4 \
 	"$(mrc_stat "$ns" mr_denied)"
 
-# mrc_api's WRITEs (test_write and test_completions, inet and inet6): per
-# family three into a read-only region, four past a region's end, three
+# mrc_api's WRITEs (test_write, test_completions and test_write_imm, inet
+# and inet6): per family four into a read-only region, four past a region's end, three
 # with keys of no region of the connection, and the pieces of a 32 MiB
 # WRITE that arrived after its region was deregistered (with more than
 # one CPU at least one: the test saw bytes not yet written when it
 # deregistered)
 declare -A w
 for k in out_write write_placed write_bad_key write_bad_access \
-	 write_bad_range out_status in_status drop_bad_status; do
+	 write_bad_range out_status in_status drop_bad_status write_imm; do
 	w[$k]=$(mrc_stat "$ns" "$k")
 done
-mrc_expect_eq "write_bad_access counts WRITEs into read-only regions" 6 \
+mrc_expect_eq "write_bad_access counts WRITEs into read-only regions" 8 \
 	"${w[write_bad_access]}"
 mrc_expect_eq "write_bad_range counts WRITEs past a region's end" 8 \
 	"${w[write_bad_range]}"
@@ -102,9 +102,13 @@ else
 fi
 # status records, one per WRITE that failed or was signaled: per family
 # test_write's 5 refused and its signaled 32 MiB one, test_completions'
-# 265 (mrc_api.c); both ends are in this namespace, loopback loses none
-mrc_expect_eq "out_status counts the records sent" 542 "${w[out_status]}"
-mrc_expect_eq "in_status: each record taken once" 542 "${w[in_status]}"
+# 265, test_write_imm's failed one (mrc_api.c); both ends are in this
+# namespace, loopback loses none
+mrc_expect_eq "out_status counts the records sent" 544 "${w[out_status]}"
+mrc_expect_eq "in_status: each record taken once" 544 "${w[in_status]}"
+# test_write_imm: three notifications per family (its fourth WRITE with
+# immediate failed)
+mrc_expect_eq "write_imm counts the notifications" 6 "${w[write_imm]}"
 mrc_expect_eq "drop_bad_status: no record for an unknown operation" 0 \
 	"${w[drop_bad_status]}"
 

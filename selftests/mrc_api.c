@@ -1617,6 +1617,20 @@ static ssize_t mrc_write_op(int fd, uint64_t key, uint64_t off,
 		       MRC_CMSG_WRITE, flags);
 }
 
+/* A WRITE with immediate @imm (MRC_WRITE_IMM and @wflags). */
+static ssize_t mrc_write_op_imm(int fd, uint64_t key, uint64_t off,
+				const void *data, size_t len, uint64_t cookie,
+				uint32_t wflags, uint32_t imm)
+{
+	struct mrc_write wr = {
+		.key = key, .offset = off, .cookie = cookie,
+		.flags = wflags | MRC_WRITE_IMM, .imm = imm,
+	};
+
+	return send_wr(fd, &wr, data, len, sizeof(wr), SOL_MRC,
+		       MRC_CMSG_WRITE, 0);
+}
+
 /* Read the completions (recvmsg(MSG_ERRQUEUE)) of @fd into @out, @n of
  * them, waiting up to TIMEOUT_MS for them (POLLERR).
  *
@@ -1996,10 +2010,10 @@ static void test_completions(void)
 
 	/* malformed requests */
 	name = "completion: unknown flags in struct mrc_write: EINVAL";
-	EXPECT_ERRNO(name, mrc_write_op(c, key, 0, src, 1, 1, 2, 0), EINVAL);
+	EXPECT_ERRNO(name, mrc_write_op(c, key, 0, src, 1, 1, 4, 0), EINVAL);
 	wr.key = key;
-	wr.reserved = 1;
-	name = "completion: reserved field set: EINVAL";
+	wr.imm = 1;
+	name = "completion: an immediate without MRC_WRITE_IMM: EINVAL";
 	EXPECT_ERRNO(name, send_wr(c, &wr, src, 1, sizeof(wr), SOL_MRC,
 				   MRC_CMSG_WRITE, 0), EINVAL);
 	mrc_write_op(c, key, 0, src, 1, 101, MRC_WRITE_SIGNAL, 0);
@@ -2060,6 +2074,123 @@ out:
 	free(cs);
 }
 
+/* recvmsg() on @fd: its return, *@flags its msg_flags, *@n the
+ * MRC_CMSG_IMM it carried if any (*@got set), @buf up to @len bytes.
+ */
+static ssize_t recv_imm(int fd, void *buf, size_t len, int rflags,
+			struct mrc_imm *n, bool *got, int *flags)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(struct mrc_imm))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.b, .msg_controllen = sizeof(u.b),
+	};
+	struct cmsghdr *cm;
+	ssize_t ret;
+
+	*got = false;
+	ret = recvmsg(fd, &mh, rflags);
+	*flags = mh.msg_flags;
+	for (cm = CMSG_FIRSTHDR(&mh); ret >= 0 && cm;
+	     cm = CMSG_NXTHDR(&mh, cm))
+		if (cm->cmsg_level == SOL_MRC && cm->cmsg_type == MRC_CMSG_IMM) {
+			memcpy(n, CMSG_DATA(cm), sizeof(*n));
+			*got = true;
+		}
+	return ret;
+}
+
+/* WRITEs with immediate (MRC_WRITE_IMM): the target's recvmsg() returns
+ * an empty message with MRC_CMSG_IMM (key, offset, length, immediate)
+ * once every byte is in place, in order with the messages; none for a
+ * WRITE that failed.
+ */
+static void test_write_imm(void)
+{
+	static const uint64_t ck_fail[1] = { 52 };
+	static const int er_fail[1] = { EACCES };
+	const size_t rlen = 1 << 20;
+	char *region, *src, buf[16];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct mrc_imm n = {};
+	uint64_t key, kro;
+	const char *name;
+	int c, a, flags;
+	ssize_t r;
+	bool got;
+
+	region = calloc(1, rlen);
+	src = malloc(rlen);
+	if (!region || !src || conn_pair(&c, &a)) {
+		report(false, "imm: setup", "%s", err_name(errno));
+		free(region);
+		free(src);
+		return;
+	}
+	if (mr_reg(a, region, rlen, MRC_MR_REMOTE_WRITE, &key) ||
+	    mr_reg(a, region, 4096, MRC_MR_REMOTE_READ, &kro)) {
+		report(false, "imm: regions register", "%s", err_name(errno));
+		goto out;
+	}
+	pattern(src, rlen, 5);
+
+	/* 300000 bytes at 7000, several packets: the notification comes
+	 * with every byte in place
+	 */
+	name = "imm: a WRITE with immediate is sent";
+	expect_eq(name, 300000, mrc_write_op_imm(c, key, 7000, src, 300000,
+						 51, 0, 0xabcd0123));
+	name = "imm: the peer reads an empty message";
+	expect_eq(name, 0, recv_imm(a, buf, sizeof(buf), 0, &n, &got,
+				    &flags));
+	report(got && (flags & MSG_EOR), "imm: with MRC_CMSG_IMM and MSG_EOR",
+	       "cmsg %d flags %#x", got, flags);
+	expect_eq("imm: its key", (long long)key, (long long)n.key);
+	expect_eq("imm: its offset", 7000, (long long)n.offset);
+	expect_eq("imm: its length", 300000, n.len);
+	expect_eq("imm: its immediate", 0xabcd0123, n.imm);
+	expect_eq("imm: the bytes are in place then (first difference at)",
+		  -1, first_diff(region + 7000, src, 300000));
+
+	/* in order with messages; MSG_PEEK leaves it; none for a failure */
+	send(c, "m1", 2, 0);
+	mrc_write_op_imm(c, kro, 0, src, 100, 52, 0, 7);
+	mrc_write_op_imm(c, key, 0, src, 0, 53, 0, 8);
+	send(c, "m2", 2, 0);
+	name = "imm: a message before it comes first";
+	expect_eq(name, 2, recv_imm(a, buf, sizeof(buf), 0, &n, &got, &flags));
+	name = "imm: MSG_PEEK returns the notification and leaves it";
+	report(recv_imm(a, buf, sizeof(buf), MSG_PEEK, &n, &got, &flags) == 0 &&
+	       got && n.imm == 8, name, "got %d imm %u", got, n.imm);
+	name = "imm: then it is read: the empty WRITE's (the failed one has none)";
+	report(recv_imm(a, buf, sizeof(buf), 0, &n, &got, &flags) == 0 &&
+	       got && n.imm == 8 && n.len == 0 && n.offset == 0, name,
+	       "got %d imm %u len %u", got, n.imm, n.len);
+	name = "imm: the message after it follows";
+	report(recv_imm(a, buf, sizeof(buf), 0, &n, &got, &flags) == 2 &&
+	       !got && !memcmp(buf, "m2", 2), name, "got %d", got);
+	expect_completions(c, 1, ck_fail, er_fail,
+			   "imm: the failed WRITE with immediate");
+
+	/* without a control buffer: MSG_CTRUNC */
+	mrc_write_op_imm(c, key, 0, src, 10, 54, 0, 9);
+	name = "imm: no control buffer: an empty message with MSG_CTRUNC";
+	r = recvmsg(a, &mh, 0);
+	report(r == 0 && (mh.msg_flags & MSG_CTRUNC) &&
+	       (mh.msg_flags & MSG_EOR), name, "%zd, flags %#x", r,
+	       mh.msg_flags);
+out:
+	close(c);
+	close(a);
+	free(region);
+	free(src);
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t pipe_set;
@@ -2102,9 +2233,11 @@ int main(int argc, char **argv)
 	test_mr();
 	test_write();
 	test_completions();
+	test_write_imm();
 	cur = &fams[1];
 	test_write();
 	test_completions();
+	test_write_imm();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

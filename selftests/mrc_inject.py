@@ -30,11 +30,11 @@ import socket
 import struct
 import sys
 
-VERSION = 5
+VERSION = 6
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
 F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP, F_RDMA = (0x0001, 0x0002, 0x0004,
                                                    0x0008, 0x0010, 0x0020)
-F_STATUS, F_REPORT = 0x0040, 0x0080
+F_STATUS, F_REPORT, F_IMM = 0x0040, 0x0080, 0x0100
 HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
 RDMA_HDR_LEN = 40 + 24	# DATA, then struct mrc_rdma_ext
@@ -59,15 +59,21 @@ def data(dst, src, psn, msg_id, msg_len, off, payload=b'', plen=None,
 
 
 def rdma(dst, src, psn, key, roff, op_len, off=0, payload=b'', plen=None,
-         flags=F_RDMA, msg_id=0, msg_len=0, op_id=0):
+         flags=F_RDMA, msg_id=0, msg_len=0, op_id=0, imm=None,
+         imm_reserved=0):
     """A piece of a WRITE: DATA with MRC_F_RDMA, its extension (key,
-    roffset, op_id, op_len), then the payload."""
+    roffset, op_id, op_len), with imm its immediate (MRC_F_IMM: imm and
+    a reserved word), then the payload."""
     if plen is None:
         plen = len(payload)
+    if imm is not None:
+        flags |= F_IMM
     hdr = data(dst, src, psn, msg_id, msg_len, off, plen=plen, flags=flags)
-    return (hdr + struct.pack('!QQII', key & 0xffffffffffffffff,
-                              roff & 0xffffffffffffffff, op_id & U32,
-                              op_len & U32) + payload)
+    ext = struct.pack('!QQII', key & 0xffffffffffffffff,
+                      roff & 0xffffffffffffffff, op_id & U32, op_len & U32)
+    if imm is not None:
+        ext += struct.pack('!II', imm & U32, imm_reserved & U32)
+    return hdr + ext + payload
 
 
 def status(dst, src, psn, op_id, result=0, flags=F_STATUS, reserved=0,
@@ -188,9 +194,11 @@ def build(args):
                 PROBE: probe(cid, peer),
                 CONFIRM: syn(cid, peer, 7, 8, 4797, typ=CONFIRM)}
         pls = [full[t][:n] for t in sorted(full) for n in range(HDR_LEN[t])]
-        # a WRITE's piece cut inside its extension
+        # a WRITE's piece cut inside its extension, or its immediate
         wr = rdma(cid, peer, rnxt, 1, 0, 0)
         pls += [wr[:n] for n in range(HDR_LEN[DATA], RDMA_HDR_LEN)]
+        wr = rdma(cid, peer, rnxt, 1, 0, 0, imm=5)
+        pls += [wr[:n] for n in range(RDMA_HDR_LEN, RDMA_HDR_LEN + 8)]
         counter = 'drop_short'
     elif cls == 'version':
         pls = []
@@ -228,6 +236,10 @@ def build(args):
                status(cid, peer, rnxt, 0, flags=F_STATUS | F_RDMA),
                status(cid, peer, rnxt, 0, flags=F_STATUS | F_REPORT),
                next_piece(flags=F_REPORT),
+               # an immediate: a WRITE's last piece only
+               next_piece(flags=F_IMM),
+               status(cid, peer, rnxt, 0, flags=F_STATUS | F_IMM),
+               rdma(cid, peer, rnxt, 1, 0, 20, payload=body[:10], imm=1),
                ack(cid, peer, una, flags=F_STATUS),
                ack(cid, peer, una, flags=F_RDMA),
                probe(cid, peer, flags=F_RDMA),
@@ -423,6 +435,9 @@ def build(args):
                status(cid, peer, rnxt, 0, reserved=1),
                status(cid, peer, rnxt, 0, msg_id=1),
                status(cid, peer, rnxt, 0, off=8),
+               # an immediate's reserved word
+               rdma(cid, peer, rnxt, 1, 0, 10, payload=body[:10], imm=1,
+                    imm_reserved=1),
                # more SACK words or echoes than an ACK may carry
                ack(cid, peer, una, sack=1 << 255, words=7) + b'\0' * 4,
                ack(cid, peer, una, echoes=[(una, 1, 49152, 0)] * 17)]

@@ -53,7 +53,10 @@
  * other WRITE (odd numbers) is signaled (MRC_WRITE_SIGNAL, its number the
  * cookie): after each check the client reads their completions, which
  * must be exactly those, in order, each once and successful; anything
- * else fails the connection (EPROTO, said on stderr).
+ * else fails the connection (EPROTO, said on stderr).  The last WRITE of
+ * each batch has an immediate (MRC_WRITE_IMM, its number): the server
+ * must read its notification, once, before the check, naming the key
+ * and bytes inside the region; otherwise the check counts corrupt.
  */
 #define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
@@ -302,6 +305,63 @@ struct conn_arg {
 	pthread_t th;
 };
 
+/* -W: the next check message, after the notifications of WRITEs with
+ * immediate before it: *@nimm counts them, *@imm is the last one's.
+ * Returns as recv_message().
+ */
+static ssize_t recv_check(int fd, struct write_check *chk, uint64_t key,
+			  uint32_t *imm, unsigned int *nimm, int *err)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(struct mrc_imm))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov;
+	struct msghdr mh;
+	struct mrc_imm n;
+	struct cmsghdr *cm;
+	size_t got = 0;
+	ssize_t r;
+
+	for (;;) {
+		memset(&mh, 0, sizeof(mh));
+		iov.iov_base = (uint8_t *)chk + got;
+		iov.iov_len = sizeof(*chk) - got;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = u.b;
+		mh.msg_controllen = sizeof(u.b);
+		r = recvmsg(fd, &mh, 0);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = errno;
+			return -1;
+		}
+		cm = CMSG_FIRSTHDR(&mh);
+		if (cm && cm->cmsg_level == SOL_MRC &&
+		    cm->cmsg_type == MRC_CMSG_IMM) {
+			memcpy(&n, CMSG_DATA(cm), sizeof(n));
+			/* an impossible one: counted twice, so it fails */
+			if (n.key != key || n.offset > cfg.region ||
+			    n.len > cfg.region - n.offset)
+				++*nimm;
+			++*nimm;
+			*imm = n.imm;
+			continue;
+		}
+		if (r == 0 && !(mh.msg_flags & MSG_EOR))
+			return got ? -1 : 0;
+		got += r;
+		if (mh.msg_flags & MSG_EOR)
+			return got;
+		if (got == sizeof(*chk)) {
+			*err = EMSGSIZE;
+			return -1;
+		}
+	}
+}
+
 /* -W: one connection of the server; see the top of the file. */
 static void *server_write_conn(struct conn_arg *a)
 {
@@ -309,7 +369,8 @@ static void *server_write_conn(struct conn_arg *a)
 				  .access = MRC_MR_REMOTE_WRITE };
 	socklen_t optlen = sizeof(reg);
 	struct write_check chk;
-	uint32_t last_seq = 0;
+	uint32_t last_seq = 0, imm = 0;
+	unsigned int nimm = 0;
 	struct write_key k;
 	uint8_t *region;
 	int err = 0;
@@ -332,7 +393,8 @@ static void *server_write_conn(struct conn_arg *a)
 		goto out;
 	}
 	for (;;) {
-		n = recv_message(a->fd, (uint8_t *)&chk, sizeof(chk), &err);
+		nimm = 0;
+		n = recv_check(a->fd, &chk, k.key, &imm, &nimm, &err);
 		if (n == 0)
 			break;
 		if (n < 0) {
@@ -342,6 +404,13 @@ static void *server_write_conn(struct conn_arg *a)
 		if (n != sizeof(chk) || chk.magic != WRITE_MAGIC ||
 		    chk.conn != a->conn || chk.seq < last_seq) {
 			a->r.corrupt++;
+		} else if (nimm > 1 || (nimm && imm != chk.seq - 1) ||
+			   (!nimm && chk.seq % WRITE_BATCH == 0)) {
+			a->r.corrupt++;
+			pthread_mutex_lock(&out_lock);
+			fprintf(stderr, "conn %u: %u notifications (last %u) before check %u\n",
+				a->conn, nimm, imm, chk.seq);
+			pthread_mutex_unlock(&out_lock);
 		} else if (region_hash(region, cfg.region) != chk.hash) {
 			a->r.corrupt++;
 			pthread_mutex_lock(&out_lock);
@@ -501,7 +570,7 @@ static double now_s(void)
  * @off.
  */
 static ssize_t send_write(int fd, uint64_t key, uint64_t off,
-			  const void *src, size_t len, uint32_t seq)
+			  const void *src, size_t len, uint32_t seq, bool imm)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct mrc_write))];
@@ -514,7 +583,9 @@ static ssize_t send_write(int fd, uint64_t key, uint64_t off,
 	};
 	struct mrc_write wr = {
 		.key = key, .offset = off, .cookie = seq,
-		.flags = seq % 2 ? MRC_WRITE_SIGNAL : 0,
+		.flags = (seq % 2 ? MRC_WRITE_SIGNAL : 0) |
+			 (imm ? MRC_WRITE_IMM : 0),
+		.imm = imm ? seq : 0,
 	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 
@@ -622,13 +693,15 @@ static void client_write_conn(struct conn_arg *a)
 		if (seq && cfg.interval_us)
 			usleep(cfg.interval_us);
 		fill(copy + off, len, a->conn, seq);
-		if (send_write(a->fd, k.key, off, copy + off, len, seq) !=
+		last = cfg.msgs && seq + 1 == cfg.msgs;
+		/* the batch's last has an immediate, its number */
+		if (send_write(a->fd, k.key, off, copy + off, len, seq,
+			       last || (seq + 1) % WRITE_BATCH == 0) !=
 		    (ssize_t)len) {
 			a->r.err = errno;
 			break;
 		}
 		a->r.bytes += len;
-		last = cfg.msgs && seq + 1 == cfg.msgs;
 		if (!last && (seq + 1) % WRITE_BATCH)
 			continue;
 		if (write_check(a, &chk, copy, seq + 1) ||

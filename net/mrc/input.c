@@ -42,7 +42,7 @@ static bool mrc_skb_from_peer(const struct sk_buff *skb,
 }
 
 /* The header bytes of @skb's type, its first 48 bytes in the linear part:
- * an ACK's SACK words and echoes, a WRITE's extension.
+ * an ACK's SACK words and echoes, a WRITE's extension and immediate.
  */
 static unsigned int mrc_hdr_pull_len(const struct sk_buff *skb)
 {
@@ -51,7 +51,8 @@ static unsigned int mrc_hdr_pull_len(const struct sk_buff *skb)
 	if (h->type == MRC_PKT_ACK)
 		return MRC_ACK_MAX_LEN;
 	if (h->type == MRC_PKT_DATA && (ntohs(h->flags) & MRC_F_RDMA))
-		return MRC_RDMA_HDR_LEN;
+		return ntohs(h->flags) & MRC_F_IMM ? MRC_RDMA_IMM_HDR_LEN :
+		       MRC_RDMA_HDR_LEN;
 	return sizeof(struct mrc_ack_hdr);
 }
 
@@ -94,6 +95,23 @@ void mrc_rcv_purge(struct sock *sk)
 	mrc_mem_reserve_put(sk);
 }
 
+/* Free what a WRITE's piece held for the walk in order: its status record
+ * and its notification, chained by ->next.
+ */
+static void mrc_ofo_free_chain(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff *next;
+
+	for (; skb; skb = next) {
+		next = skb->next;
+		skb->next = NULL;
+		if (mrc_cb_status(mrc_cb(skb)))
+			mrc_wmem_free(sk, skb);
+		else
+			kfree_skb(skb);
+	}
+}
+
 /**
  * mrc_ofo_purge() - free what arrived out of order
  * @sk: the connection, locked or unreachable
@@ -110,8 +128,8 @@ void mrc_ofo_purge(struct sock *sk)
 
 		if (!mrc_ofo_is_write(skb))
 			kfree_skb(skb);
-		else if (mrc_ofo_record(skb))
-			mrc_wmem_free(sk, mrc_ofo_record(skb));
+		else
+			mrc_ofo_free_chain(sk, mrc_ofo_record(skb));
 		msk->rcv_ofo[i] = NULL;
 	}
 	msk->rcv_ofo_bytes = 0;
@@ -249,24 +267,39 @@ static int mrc_queue_status(struct sock *sk, struct sk_buff *rec)
 
 /* The walk in order passes a WRITE's piece, @v its mrc_ofo_write(): its
  * status record goes to the peer, unless a failure of the same operation
- * went already (one record per operation; its pieces are consecutive).
+ * went already (one record per operation; its pieces are consecutive),
+ * and the notification of a WRITE with immediate to the reader, unless
+ * the operation failed.  The record comes first in the chain.
  *
  * Return: 0 or the error that ends the connection (mrc_queue_status()).
  */
 static int mrc_rcv_write_passed(struct sock *sk, struct sk_buff *v)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct sk_buff *rec = mrc_ofo_record(v);
+	struct sk_buff *x = mrc_ofo_record(v), *next;
 	int err = 0;
 
-	if (rec && msk->rcv_op_failed) {
-		mrc_wmem_free(sk, rec);
-	} else if (rec) {
-		const struct mrc_op_status *st = (const void *)rec->data;
+	for (; x; x = next) {
+		next = x->next;
+		x->next = NULL;
+		if (mrc_cb_status(mrc_cb(x))) {
+			const struct mrc_op_status *st = (const void *)x->data;
 
-		if (st->status != MRC_OP_OK)
-			msk->rcv_op_failed = true;
-		err = mrc_queue_status(sk, rec);
+			if (msk->rcv_op_failed || err) {
+				mrc_wmem_free(sk, x);
+				continue;
+			}
+			if (st->status != MRC_OP_OK)
+				msk->rcv_op_failed = true;
+			err = mrc_queue_status(sk, x);
+		} else if (msk->rcv_op_failed || err) {
+			kfree_skb(x);
+		} else {
+			__skb_queue_tail(&sk->sk_receive_queue, x);
+			msk->rcv_complete++;
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_WRITE_IMM);
+			sk->sk_data_ready(sk);
+		}
 	}
 	if ((unsigned long)v & MRC_OFO_WRITE_LAST)
 		msk->rcv_op_failed = false;
@@ -349,6 +382,37 @@ static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
 	return skb;
 }
 
+/* The notification of a WRITE with immediate whose last piece is @d, for
+ * the reader once the walk in order passes it: struct mrc_imm as its data
+ * (as the peer's packets say it), charged to the receive buffer like a
+ * message's piece.
+ */
+static struct sk_buff *mrc_imm_alloc(struct sock *sk,
+				     const struct mrc_data_hdr *d, bool in_order)
+{
+	const struct mrc_rdma_ext *x = (const void *)(d + 1);
+	const struct mrc_imm_ext *ie = (const void *)(x + 1);
+	struct sk_buff *skb;
+	struct mrc_imm *n;
+
+	skb = alloc_skb(sizeof(*n), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	if (!mrc_rmem_schedule(sk, skb, in_order)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	n = skb_put(skb, sizeof(*n));
+	n->key = be64_to_cpu(x->rkey);
+	n->offset = be64_to_cpu(x->roffset) - ntohl(d->offset);
+	n->len = ntohl(x->op_len);
+	n->imm = ntohl(ie->imm);
+	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
+	mrc_cb(skb)->flags = MRC_CB_EOR | MRC_CB_IMM;
+	skb_set_owner_r(skb, sk);
+	return skb;
+}
+
 /* A WRITE's piece (DATA with MRC_F_RDMA), new and inside the window:
  * placed into its region now, whatever its order, and its PSN taken like
  * any DATA's, so that the walk in order passes it and a message sent
@@ -359,9 +423,10 @@ static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
  * on).  Nothing is queued or charged to the receive buffer.
  *
  * A refused piece, and the last piece of an operation that asks for a
- * report (MRC_F_REPORT), get their status record now, sent when the walk
- * in order passes them (mrc_rcv_write_passed()): without memory for it
- * the piece is dropped as a message's would be, to come again.  Does not
+ * report (MRC_F_REPORT), get their status record now, and the last piece
+ * of a WRITE with immediate its notification, taken when the walk in
+ * order passes them (mrc_rcv_write_passed()): without memory for them the
+ * piece is dropped as a message's would be, to come again.  Does not
  * consume @skb.
  */
 static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
@@ -373,18 +438,30 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
 	u32 len = ntohs(d->len), op_id = ntohl(x->op_id);
 	bool last = ntohl(d->offset) + len == ntohl(x->op_len);
-	struct sk_buff *rec = NULL;
+	u16 flags = ntohs(d->common.flags);
+	struct sk_buff *rec = NULL, *imm = NULL;
 	u8 status;
 	int err;
 
-	if (last && (ntohs(d->common.flags) & MRC_F_REPORT)) {
+	/* the immediate comes with the last piece (mrc_hdr_check()) */
+	if (flags & MRC_F_IMM) {
+		imm = mrc_imm_alloc(sk, d, psn == msk->rcv_nxt);
+		if (!imm)
+			goto nomem;
+	}
+	if (last && (flags & MRC_F_REPORT)) {
 		rec = mrc_status_alloc(sk, op_id, MRC_OP_OK);
 		if (!rec)
 			goto nomem;
 	}
 	err = mrc_mr_write(sk, be64_to_cpu(x->rkey), be64_to_cpu(x->roffset),
-			   skb, sizeof(struct udphdr) + MRC_RDMA_HDR_LEN, len);
+			   skb, sizeof(struct udphdr) +
+			   (flags & MRC_F_IMM ? MRC_RDMA_IMM_HDR_LEN :
+			    MRC_RDMA_HDR_LEN), len);
 	if (err) {
+		/* a failed WRITE has no notification */
+		kfree_skb(imm);
+		imm = NULL;
 		status = err == -ENOENT ? MRC_OP_BAD_KEY :
 			 err == -EACCES ? MRC_OP_BAD_ACCESS : MRC_OP_BAD_RANGE;
 		if (rec)
@@ -404,6 +481,11 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 		msk->stats.write_bytes_in += len;
 	}
 	mrc_rcv_count(sk, ce);
+	/* what the walk in order takes: the record first */
+	if (rec)
+		rec->next = imm;
+	else
+		rec = imm;
 	if (psn != msk->rcv_nxt) {
 		mrc_rcv_hold(sk, psn, mrc_ofo_write(rec, last));
 	} else {
@@ -423,6 +505,7 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 	return;
 nomem:
 	/* it comes again, and its path is not to blame */
+	kfree_skb(imm);
 	MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
 	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev), MRC_F_DROP);
 }

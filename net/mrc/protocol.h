@@ -104,6 +104,10 @@ struct mrc_skb_cb {
 				 * first in its data), or a status record
 				 * (MRC_F_STATUS, its struct mrc_op_status)
 				 */
+#define MRC_CB_IMM	0x40	/* receiver: the notification of a WRITE
+				 * with immediate (struct mrc_imm its data,
+				 * no payload), with MRC_CB_EOR
+				 */
 #define MRC_CB_PEER_STATUS 0x20	/* receiver: a status record from the
 				 * peer (cb->msg_id: op_id, cb->offset:
 				 * status), taken in order

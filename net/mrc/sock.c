@@ -480,25 +480,42 @@ static int mrc_wait_for_op(struct sock *sk, long *timeo)
 	return err;
 }
 
-/* Put a WRITE's extension for its bytes @off on into @skb's data. */
+/* Put a WRITE's extension for its bytes @off on into @skb's data, and
+ * its immediate if @last (the piece that ends it) and it has one.
+ */
 static void mrc_put_rdma_ext(struct sock *sk, struct sk_buff *skb,
 			     const struct mrc_write *wr, size_t len,
-			     size_t off)
+			     size_t off, bool last)
 {
 	struct mrc_rdma_ext *x = skb_put(skb, sizeof(*x));
+	struct mrc_imm_ext *ie;
 
 	x->rkey = cpu_to_be64(wr->key);
 	x->roffset = cpu_to_be64(wr->offset + off);
 	x->op_id = htonl(mrc_sk(sk)->snd_op_id);
 	x->op_len = htonl(len);
+	if (last && (wr->flags & MRC_WRITE_IMM)) {
+		ie = skb_put(skb, sizeof(*ie));
+		ie->imm = htonl(wr->imm);
+		ie->reserved = 0;
+	}
 }
 
-/* Payload bytes in a packet of a message, or of a WRITE (@wr), whose
- * extension takes room from the payload.
+/* The extension's bytes in a WRITE's (@wr) packets, which take room from
+ * the payload: every packet of a WRITE with immediate leaves room for it.
  */
+static size_t mrc_rdma_ext_len(const struct mrc_write *wr)
+{
+	if (!wr)
+		return 0;
+	return sizeof(struct mrc_rdma_ext) +
+	       (wr->flags & MRC_WRITE_IMM ? sizeof(struct mrc_imm_ext) : 0);
+}
+
+/* Payload bytes in a packet of a message, or of a WRITE (@wr). */
 static size_t mrc_pkt_payload(struct sock *sk, const struct mrc_write *wr)
 {
-	return mrc_sk(sk)->mss - (wr ? sizeof(struct mrc_rdma_ext) : 0);
+	return mrc_sk(sk)->mss - mrc_rdma_ext_len(wr);
 }
 
 /* Copy bytes @off to @off + @n of a message of @len bytes, or of a WRITE
@@ -512,7 +529,7 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	size_t end = off + n, copied = 0, pkt = mrc_pkt_payload(sk, wr);
-	size_t ext = wr ? sizeof(struct mrc_rdma_ext) : 0;
+	size_t ext = mrc_rdma_ext_len(wr);
 	struct sk_buff *skb;
 	int err;
 
@@ -528,7 +545,8 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		}
 		skb_reserve(skb, MRC_HEADROOM);
 		if (wr)
-			mrc_put_rdma_ext(sk, skb, wr, len, off);
+			mrc_put_rdma_ext(sk, skb, wr, len, off,
+					 off + chunk == len);
 		if (chunk &&
 		    !copy_from_iter_full(skb_put(skb, chunk), chunk,
 					 &msg->msg_iter)) {
@@ -557,6 +575,8 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 			cb->msg_id = MRC_F_RDMA;
 			if (off == len && mrc_op_report(sk, wr->flags))
 				cb->msg_id |= MRC_F_REPORT;
+			if (off == len && (wr->flags & MRC_WRITE_IMM))
+				cb->msg_id |= MRC_F_IMM;
 		} else if (off == len) {
 			cb->flags |= MRC_CB_EOR;
 		}
@@ -768,7 +788,8 @@ static int mrc_send_cmsgs(struct msghdr *msg, size_t len,
 		    cmsg->cmsg_len != CMSG_LEN(sizeof(*wr)) || found)
 			return -EINVAL;
 		memcpy(wr, CMSG_DATA(cmsg), sizeof(*wr));
-		if ((wr->flags & ~MRC_WRITE_SIGNAL) || wr->reserved)
+		if ((wr->flags & ~(MRC_WRITE_SIGNAL | MRC_WRITE_IMM)) ||
+		    (wr->imm && !(wr->flags & MRC_WRITE_IMM)))
 			return -EINVAL;
 		found = 1;
 	}
@@ -904,6 +925,29 @@ static void mrc_window_update(struct sock *sk, u32 before)
 	}
 }
 
+/* The head of the receive queue is the notification of a WRITE with
+ * immediate, @skb: an empty message with MRC_CMSG_IMM (MSG_CTRUNC if the
+ * control buffer cannot hold it).
+ */
+static int mrc_recv_imm(struct sock *sk, struct msghdr *msg,
+			struct sk_buff *skb, bool peek)
+{
+	int err = put_cmsg(msg, SOL_MRC, MRC_CMSG_IMM, sizeof(struct mrc_imm),
+			   skb->data);
+
+	if (err)
+		return err;
+	msg->msg_flags |= MSG_EOR;
+	if (!peek) {
+		__skb_unlink(skb, &sk->sk_receive_queue);
+		mrc_sk(sk)->rcv_complete--;
+		kfree_skb(skb);
+		if (!mrc_sk(sk)->rcv_queued)
+			mrc_mem_reserve_put(sk);
+	}
+	return 0;
+}
+
 static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
 {
@@ -965,6 +1009,11 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		goto out;
 
 	win_before = mrc_rcv_window(sk);
+	skb = skb_peek(&sk->sk_receive_queue);
+	if (mrc_cb(skb)->flags & MRC_CB_IMM) {
+		err = mrc_recv_imm(sk, msg, skb, peek);
+		goto update;
+	}
 	off = msk->rcv_head_off;
 	skb_queue_walk(&sk->sk_receive_queue, skb) {
 		size_t n = min_t(size_t, skb->len - off, len - copied);
@@ -1009,6 +1058,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	}
 	if (!peek)
 		mrc_recv_consume(sk, nfull, off);
+update:
 	if (msg->msg_name)
 		msg->msg_namelen = mrc_peer_sockaddr(sk, msg->msg_name);
 	if (!peek)

@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	5
+#define MRC_WIRE_VERSION	6
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -43,8 +43,13 @@ enum mrc_pkt_type {
 				 * of a WRITE whose sender wants a status
 				 * record even when it succeeds
 				 */
+#define MRC_F_IMM	0x0100	/* DATA, with MRC_F_RDMA: the last piece
+				 * of a WRITE with immediate; struct
+				 * mrc_imm_ext follows struct mrc_rdma_ext
+				 */
 #define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE | \
-			 MRC_F_DROP | MRC_F_RDMA | MRC_F_STATUS | MRC_F_REPORT)
+			 MRC_F_DROP | MRC_F_RDMA | MRC_F_STATUS | MRC_F_REPORT | \
+			 MRC_F_IMM)
 
 /* Flags of an ACK's extra echoes (struct mrc_ack_echo). */
 #define MRC_ECHO_F_CE	0x0001	/* the echoed packet arrived CE-marked */
@@ -119,6 +124,17 @@ struct mrc_rdma_ext {
 	__be32	op_len;
 };
 
+/**
+ * struct mrc_imm_ext - the immediate of a WRITE (MRC_F_IMM), after the
+ * struct mrc_rdma_ext of its last piece
+ * @imm: the value for the receiver's notification
+ * @reserved: zero
+ */
+struct mrc_imm_ext {
+	__be32	imm;
+	__be32	reserved;
+};
+
 /* The outcome of an operation (struct mrc_op_status.status). */
 enum mrc_op_result {
 	MRC_OP_OK,
@@ -147,9 +163,10 @@ struct mrc_op_status {
 	__u8	reserved[3];
 };
 
-/* The headers of a WRITE's piece. */
+/* The headers of a WRITE's piece; of its last with immediate. */
 #define MRC_RDMA_HDR_LEN	(sizeof(struct mrc_data_hdr) + \
 				 sizeof(struct mrc_rdma_ext))
+#define MRC_RDMA_IMM_HDR_LEN	(MRC_RDMA_HDR_LEN + sizeof(struct mrc_imm_ext))
 
 /**
  * struct mrc_ack_hdr - acknowledgment
@@ -314,6 +331,7 @@ static inline void mrc_wire_build_bug(void)
 	BUILD_BUG_ON(sizeof(struct mrc_data_hdr) != 40);
 	BUILD_BUG_ON(sizeof(struct mrc_rdma_ext) != 24);
 	BUILD_BUG_ON(sizeof(struct mrc_op_status) != 8);
+	BUILD_BUG_ON(sizeof(struct mrc_imm_ext) != 8);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 48);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 12);
 	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
@@ -326,8 +344,8 @@ static inline void mrc_wire_build_bug(void)
  * @len: bytes of mrc payload (the whole datagram after the UDP header);
  *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data,
  *       min(@len, MRC_ACK_MAX_LEN) for an ACK, min(@len, MRC_RDMA_HDR_LEN)
- *       for a DATA with MRC_F_RDMA (a status record ends within the
- *       first 48)
+ *       for a DATA with MRC_F_RDMA, MRC_RDMA_IMM_HDR_LEN with MRC_F_IMM too
+ *       (a status record ends within the first 48)
  * @max_msg: largest message this receiver accepts
  *
  * Pure: reads only within @len and nothing but @data.  Every field that
@@ -373,12 +391,15 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		u16 kind;
 
 		if (flags & ~(MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS |
-			      MRC_F_REPORT))
+			      MRC_F_REPORT | MRC_F_IMM))
 			return MRC_HDR_BAD_FLAGS;
-		/* of one kind: a FIN, a WRITE's piece or a status record */
+		/* of one kind: a FIN, a WRITE's piece or a status record;
+		 * a report asked for and an immediate by a WRITE's piece
+		 */
 		kind = flags & (MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS);
 		if ((kind & (kind - 1)) ||
-		    ((flags & MRC_F_REPORT) && !(flags & MRC_F_RDMA)))
+		    ((flags & (MRC_F_REPORT | MRC_F_IMM)) &&
+		     !(flags & MRC_F_RDMA)))
 			return MRC_HDR_BAD_FLAGS;
 		if (!d->ack_lost_ev && d->ack_lost_seq)
 			return MRC_HDR_BAD_FIELD;
@@ -395,13 +416,19 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		}
 		if (flags & MRC_F_RDMA) {
 			const struct mrc_rdma_ext *x = data + hlen;
+			unsigned int xlen = flags & MRC_F_IMM ?
+					    MRC_RDMA_IMM_HDR_LEN :
+					    MRC_RDMA_HDR_LEN;
 			u64 roff;
 
-			if (len < MRC_RDMA_HDR_LEN)
+			if (len < xlen)
 				return MRC_HDR_SHORT;
-			if (plen != len - MRC_RDMA_HDR_LEN)
+			if (plen != len - xlen)
 				return MRC_HDR_BAD_LEN;
 			if (d->msg_id || d->msg_len)
+				return MRC_HDR_BAD_FIELD;
+			if ((flags & MRC_F_IMM) &&
+			    ((const struct mrc_imm_ext *)(x + 1))->reserved)
 				return MRC_HDR_BAD_FIELD;
 			/* a piece lies inside its operation and its bytes
 			 * inside 64-bit offsets; an empty operation is one
@@ -412,6 +439,9 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 			if ((!plen && msg_len) || (u64)off + plen > msg_len ||
 			    roff + plen < roff)
 				return MRC_HDR_BAD_LEN;
+			/* the immediate comes with the last piece only */
+			if ((flags & MRC_F_IMM) && off + plen != msg_len)
+				return MRC_HDR_BAD_FLAGS;
 			break;
 		}
 		if (plen != len - hlen)

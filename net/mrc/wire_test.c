@@ -606,6 +606,77 @@ static void mrc_hdr_reads_status_within_len(struct kunit *test)
 	mrc_hdr_check_each_len(test, full, mrc_status_build(full, 7, 2));
 }
 
+/* The last piece of a WRITE with immediate @imm: @plen bytes at @off in
+ * an operation of @op_len.
+ */
+static unsigned int mrc_imm_build(u8 *buf, u16 plen, u32 off, u32 op_len,
+				  u32 imm)
+{
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	struct mrc_imm_ext *ie;
+
+	mrc_rdma_build(buf, plen, off, op_len, 4096);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_IMM);
+	ie = (struct mrc_imm_ext *)(buf + MRC_RDMA_HDR_LEN);
+	ie->imm = cpu_to_be32(imm);
+	ie->reserved = 0;
+	return MRC_RDMA_IMM_HDR_LEN + plen;
+}
+
+/* A WRITE's immediate (MRC_F_IMM): after the extension, on the last piece
+ * only, its reserved word zero, with MRC_F_RDMA only.
+ */
+static void mrc_hdr_checks_imm(struct kunit *test)
+{
+	struct mrc_data_hdr *d;
+	struct mrc_imm_ext *ie;
+	unsigned int len, n;
+	u8 buf[128];
+
+	d = (struct mrc_data_hdr *)buf;
+	ie = (struct mrc_imm_ext *)(buf + MRC_RDMA_HDR_LEN);
+	len = mrc_imm_build(buf, 16, 184, 200, 0xcafe);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	len = mrc_imm_build(buf, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_IMM | MRC_F_REPORT);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
+	/* a piece that does not end its operation */
+	len = mrc_imm_build(buf, 16, 100, 200, 1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* cut inside the immediate; the length counts after it */
+	mrc_imm_build(buf, 0, 0, 0, 1);
+	for (n = MRC_RDMA_HDR_LEN; n < MRC_RDMA_IMM_HDR_LEN; n++)
+		KUNIT_EXPECT_EQ_MSG(test, mrc_hdr_check(buf, n, MAX_MSG),
+				    MRC_HDR_SHORT, "len %u", n);
+	len = mrc_imm_build(buf, 16, 184, 200, 1);
+	d->len = cpu_to_be16(16 + sizeof(*ie));
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_imm_build(buf, 16, 184, 200, 1);
+	ie->reserved = cpu_to_be32(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	/* only a WRITE's piece carries one */
+	len = mrc_pkt_build(buf, MRC_PKT_DATA, 16);
+	d->common.flags = cpu_to_be16(MRC_F_IMM);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	len = mrc_status_build(buf, 1, 0);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS | MRC_F_IMM);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+}
+
+/* A WRITE's immediate is read only within its length. */
+static void mrc_hdr_reads_imm_within_len(struct kunit *test)
+{
+	u8 full[128];
+
+	mrc_hdr_check_each_len(test, full, mrc_imm_build(full, 8, 0, 8, 3));
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_accepts_every_type),
 	KUNIT_CASE(mrc_hdr_rejects_short),
@@ -624,6 +695,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_reads_rdma_within_len),
 	KUNIT_CASE(mrc_hdr_checks_status),
 	KUNIT_CASE(mrc_hdr_reads_status_within_len),
+	KUNIT_CASE(mrc_hdr_checks_imm),
+	KUNIT_CASE(mrc_hdr_reads_imm_within_len),
 	{}
 };
 

@@ -95,6 +95,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_OUT_STATUS]	= "out_status",
 	[MRC_A_STATS_IN_STATUS]		= "in_status",
 	[MRC_A_STATS_DROP_BAD_STATUS]	= "drop_bad_status",
+	[MRC_A_STATS_WRITE_IMM]		= "write_imm",
 };
 
 static void stats_usage(FILE *f)

@@ -124,6 +124,10 @@ struct mrc_mr_reg {
 					 * mrc_completion, one per operation
 					 * completed
 					 */
+#define MRC_CMSG_IMM		3	/* recvmsg: struct mrc_imm, the
+					 * notification of a WRITE with
+					 * immediate
+					 */
 
 #define MRC_WRITE_LEN_MAX	(1U << 30)	/* bytes per WRITE */
 
@@ -134,6 +138,10 @@ struct mrc_mr_reg {
 
 /* struct mrc_write.flags */
 #define MRC_WRITE_SIGNAL	0x1	/* a completion also when it succeeds */
+#define MRC_WRITE_IMM		0x2	/* with immediate: the peer reads a
+					 * notification once every byte is in
+					 * place (MRC_CMSG_IMM)
+					 */
 
 /**
  * struct mrc_write - a WRITE into the peer's memory (MRC_CMSG_WRITE)
@@ -141,15 +149,31 @@ struct mrc_mr_reg {
  * @offset: where in that region the first byte goes; offset + length
  *          must not pass 2^64
  * @cookie: returned in the operation's completion
- * @flags: MRC_WRITE_SIGNAL, or 0: a completion only if it fails
- * @reserved: 0
+ * @flags: MRC_WRITE_SIGNAL (a completion even when it succeeds),
+ *         MRC_WRITE_IMM (a notification for the peer), or 0
+ * @imm: with MRC_WRITE_IMM, the value in the peer's notification; else 0
  */
 struct mrc_write {
 	__u64	key;
 	__u64	offset;
 	__u64	cookie;
 	__u32	flags;
-	__u32	reserved;
+	__u32	imm;
+};
+
+/**
+ * struct mrc_imm - a WRITE with immediate is in place (MRC_CMSG_IMM):
+ * recvmsg() returns it as an empty message, in order with the messages
+ * @key: the region written, the key of one of this socket's regions
+ * @offset: where in it the WRITE's first byte went
+ * @len: the WRITE's bytes
+ * @imm: the sender's struct mrc_write.imm
+ */
+struct mrc_imm {
+	__u64	key;
+	__u64	offset;
+	__u32	len;
+	__u32	imm;
 };
 
 /**
@@ -422,6 +446,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_OUT_STATUS,		/* operation status records queued for the peer */
 	MRC_A_STATS_IN_STATUS,		/* the peer's status records taken in order */
 	MRC_A_STATS_DROP_BAD_STATUS,	/* status records naming no operation in flight */
+	MRC_A_STATS_WRITE_IMM,		/* notifications of WRITEs with immediate queued */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

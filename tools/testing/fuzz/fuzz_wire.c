@@ -41,6 +41,7 @@
 #define REF_ACK_MAX_LEN	(REF_ACK_LEN + 6 * REF_ACK_WORD + 16 * REF_ACK_ECHO)
 #define REF_RDMA_LEN	(REF_DATA_LEN + 24)	/* DATA with its RDMA extension */
 #define REF_STATUS_LEN	(REF_DATA_LEN + 8)	/* DATA with a status record */
+#define REF_RDMA_IMM_LEN (REF_RDMA_LEN + 8)	/* and with its immediate */
 #define REF_SYN_LEN	40
 #define REF_PROBE_LEN	24
 
@@ -57,6 +58,7 @@
 #define REF_OFF_DATA_ACK_LOST_EV	38
 #define REF_OFF_RDMA_ROFFSET	48	/* after the DATA header: rkey, then */
 #define REF_OFF_RDMA_OP_LEN	60
+#define REF_OFF_IMM_RESERVED	68	/* after the extension: imm, then */
 #define REF_OFF_STATUS_OP_ID	40	/* after the DATA header: op_id, */
 #define REF_OFF_STATUS_STATUS	44	/* status, 3 reserved bytes */
 #define REF_OFF_ACK_SACK_WORDS	46
@@ -136,7 +138,7 @@ static u32 ref_allowed_flags(u8 type)
 {
 	switch (type) {
 	case 1:
-		return 0x00e1;	/* FIN, RDMA, STATUS, REPORT */
+		return 0x01e1;	/* FIN, RDMA, STATUS, REPORT, IMM */
 	case 2:
 		return 0x001a;	/* CE, PROBE, DROP */
 	case 5:
@@ -160,7 +162,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 5)
+	if (p[REF_OFF_VERSION] != 6)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -171,7 +173,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x00ffU)
+	if (flags & ~0x01ffU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -191,10 +193,12 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		if (!get16(p, REF_OFF_DATA_ACK_LOST_EV) &&
 		    get16(p, REF_OFF_DATA_ACK_LOST_SEQ))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
-		/* at most one of FIN, RDMA, STATUS; REPORT only with RDMA */
+		/* at most one of FIN, RDMA, STATUS; REPORT and IMM only
+		 * with RDMA
+		 */
 		if (((flags & 0x0001) != 0) + ((flags & 0x0020) != 0) +
 		    ((flags & 0x0040) != 0) > 1 ||
-		    ((flags & 0x0080) && !(flags & 0x0020)))
+		    ((flags & 0x0180) && !(flags & 0x0020)))
 			reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
 		if (flags & 0x0040) {	/* a status record */
 			if (len != REF_STATUS_LEN || plen != len - hlen) {
@@ -210,16 +214,21 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 			break;
 		}
 		if (flags & 0x0020) {	/* a WRITE's piece */
+			unsigned int xlen = flags & 0x0100 ? REF_RDMA_IMM_LEN :
+					    REF_RDMA_LEN;
 			uint64_t roff;
 			u32 op_len;
 
-			if (len < REF_RDMA_LEN) {
+			if (len < xlen) {
 				reasons |= BIT_V(MRC_HDR_SHORT);
 				break;
 			}
-			if (plen != len - REF_RDMA_LEN)
+			if (plen != len - xlen)
 				reasons |= BIT_V(MRC_HDR_BAD_LEN);
 			if (get32(p, REF_OFF_DATA_MSG_ID) || msg_len)
+				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+			/* the immediate: reserved zero, on the last piece */
+			if ((flags & 0x0100) && get32(p, REF_OFF_IMM_RESERVED))
 				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 			op_len = get32(p, REF_OFF_RDMA_OP_LEN);
 			roff = get64(p, REF_OFF_RDMA_ROFFSET);
@@ -227,6 +236,8 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 			    (uint64_t)off + plen > op_len ||
 			    roff + plen < roff)
 				reasons |= BIT_V(MRC_HDR_BAD_LEN);
+			if ((flags & 0x0100) && (uint64_t)off + plen != op_len)
+				reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
 			break;
 		}
 		if (plen != len - hlen)
@@ -299,13 +310,17 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 5);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 6);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
 		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008 ||
 		     MRC_F_DROP != 0x0010 || MRC_F_RDMA != 0x0020 ||
-		     MRC_F_STATUS != 0x0040 || MRC_F_REPORT != 0x0080);
+		     MRC_F_STATUS != 0x0040 || MRC_F_REPORT != 0x0080 ||
+		     MRC_F_IMM != 0x0100);
+	BUILD_BUG_ON(MRC_RDMA_IMM_HDR_LEN != REF_RDMA_IMM_LEN);
+	BUILD_BUG_ON(MRC_RDMA_HDR_LEN + offsetof(struct mrc_imm_ext, reserved) !=
+		     REF_OFF_IMM_RESERVED);
 	BUILD_BUG_ON(__MRC_OP_MAX != 4);
 	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_op_status, op_id) !=
 		     REF_OFF_STATUS_OP_ID);
@@ -414,7 +429,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len >= 2 && buf[1] == 2)
 		hlen = REF_ACK_MAX_LEN;
 	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0020))
-		hlen = REF_RDMA_LEN;
+		hlen = get16(buf, REF_OFF_FLAGS) & 0x0100 ? REF_RDMA_IMM_LEN :
+		       REF_RDMA_LEN;
 	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0040))
 		hlen = REF_STATUS_LEN;	/* within the 48 bytes always pulled */
 	if (hlen < REF_COMMON_LEN)
