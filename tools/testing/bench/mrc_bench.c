@@ -2,7 +2,7 @@
 /* mrc_bench: goodput and round-trip latency of mrc against TCP.
  *
  *   mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr
- *                    [-b BUF]
+ *                    [-s MSGSIZE] [-b BUF]
  *   mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr
  *                    [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]
  *                    [-W]
@@ -30,6 +30,11 @@
  * into it, round and round, then sends one message with the count of
  * bytes written.  Nothing wakes the server until that message: it counts
  * from sending the key (one trip more than the others) to reading it.
+ * The region is MSGSIZE bytes if that is larger.  After its WRITEs the
+ * client sends an empty signaled one (MRC_WRITE_SIGNAL), waits for its
+ * completion, which comes once every WRITE before it is in place, and
+ * adds write_done_s=, the seconds from its start until then (a failed
+ * WRITE's completion ends it with an error).
  *
  * -W (stream): the client connects, prints "ready pid=PID" and waits for
  * SIGUSR1 before it starts, so that clients in several processes can be
@@ -45,7 +50,8 @@
  * TCP sockets get TCP_NODELAY.  Both transports get SO_SNDBUF and
  * SO_RCVBUF of BUF bytes (default 4 MiB; the kernel caps them at
  * net.core.wmem_max/rmem_max).  Every call on a socket times out after
- * 60 s, so a stalled connection ends the program with an error instead
+ * 180 s (a 64 MiB WRITE through an 8 Mbit/s host link takes 70), so a
+ * stalled connection ends the program with an error instead
  * of hanging it.  Exit status 0 unless something failed.
  */
 #include <arpa/inet.h>
@@ -54,6 +60,7 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,7 +75,7 @@
 
 #define RR_SIZE		64
 #define RR_WARMUP	20
-#define IO_TIMEOUT_S	60
+#define IO_TIMEOUT_S	180
 #define RECV_BUF	1048576
 #define WRITE_REGION	(16 << 20)
 
@@ -105,7 +112,7 @@ static uint64_t now_ns(void)
 static void usage(FILE *f)
 {
 	fputs("Usage: mrc_bench server -t mrc|mrcw|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr\n"
-	      "                        [-b BUF]\n"
+	      "                        [-s MSGSIZE] [-b BUF]\n"
 	      "       mrc_bench client -t mrc|mrcw|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
 	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n"
 	      "                        [-W]\n",
@@ -254,7 +261,8 @@ static void *server_region(int fd, size_t *len)
 	uint64_t msg[2];
 	void *region;
 
-	*len = WRITE_REGION / cfg.msgsize * cfg.msgsize;
+	*len = cfg.msgsize > WRITE_REGION ? cfg.msgsize :
+	       WRITE_REGION / cfg.msgsize * cfg.msgsize;
 	region = calloc(1, *len);
 	if (!region)
 		die("calloc");
@@ -436,7 +444,7 @@ static void wait_go(void)
 
 /* -t mrcw: a WRITE of @len bytes from @buf into the server's region. */
 static void send_write(int fd, uint64_t key, uint64_t off, const void *buf,
-		       size_t len)
+		       size_t len, bool signal)
 {
 	union {
 		char b[CMSG_SPACE(sizeof(struct mrc_write))];
@@ -447,7 +455,10 @@ static void send_write(int fd, uint64_t key, uint64_t off, const void *buf,
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = u.b, .msg_controllen = sizeof(u.b),
 	};
-	struct mrc_write wr = { .key = key, .offset = off };
+	struct mrc_write wr = {
+		.key = key, .offset = off, .cookie = off,
+		.flags = signal ? MRC_WRITE_SIGNAL : 0,
+	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 	ssize_t n;
 
@@ -462,10 +473,47 @@ static void send_write(int fd, uint64_t key, uint64_t off, const void *buf,
 		die("WRITE");
 }
 
+/* -t mrcw: wait for the completion of the signaled WRITE; any other is
+ * a failed WRITE.
+ */
+static void wait_write(int fd)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(struct mrc_completion))];
+		struct cmsghdr align;
+	} u;
+	struct pollfd p = { .fd = fd };
+	struct mrc_completion c;
+	struct msghdr mh;
+
+	for (;;) {
+		if (poll(&p, 1, IO_TIMEOUT_S * 1000) != 1)
+			die("poll for the WRITE's completion");
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_control = u.b;
+		mh.msg_controllen = sizeof(u.b);
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE) < 0) {
+			if (errno == EAGAIN)
+				continue;
+			die("recvmsg(MSG_ERRQUEUE)");
+		}
+		if (!CMSG_FIRSTHDR(&mh))
+			continue;
+		memcpy(&c, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(c));
+		if (c.error) {
+			fprintf(stderr, "mrc_bench: WRITE at %" PRIu64
+				" failed: %s\n", (uint64_t)c.cookie,
+				strerror(c.error));
+			exit(1);
+		}
+		return;
+	}
+}
+
 static void client_stream(int fd)
 {
 	uint64_t start, end, sent = 0, report[2], bytes, ns, region[2] = {};
-	double send_s, done_s;
+	double send_s, done_s, write_s = 0;
 	size_t i, len;
 	char *buf;
 
@@ -488,12 +536,21 @@ static void client_stream(int fd)
 		if (cfg.count_set && (uint64_t)cfg.count - sent < len)
 			len = cfg.count - sent;
 		if (cfg.write)
-			send_write(fd, region[0], sent % region[1], buf, len);
+			send_write(fd, region[0], sent % region[1], buf, len,
+				   false);
 		else
 			send_all(fd, buf, len);
 		sent += len;
 	} while (cfg.count_set ? sent < (uint64_t)cfg.count : now_ns() < end);
 	send_s = (now_ns() - start) / 1e9;
+	/* mrcw: an empty signaled WRITE last: its completion comes after
+	 * the outcome of every WRITE before it is known
+	 */
+	if (cfg.write) {
+		send_write(fd, region[0], 0, buf, 0, true);
+		wait_write(fd);
+		write_s = (now_ns() - start) / 1e9;
+	}
 	/* mrcw: a message after the WRITEs, read once they are in place */
 	if (cfg.write)
 		send_all(fd, &sent, sizeof(sent));
@@ -518,6 +575,8 @@ static void client_stream(int fd)
 	       " seconds=%.3f mbps=%.1f send_mbps=%.1f", tname(),
 	       cfg.msgsize, bytes, ns / 1e9,
 	       ns ? bytes * 8e3 / ns : 0.0, sent * 8 / send_s / 1e6);
+	if (cfg.write)
+		printf(" write_done_s=%.3f", write_s);
 	printf(" done_s=%.3f\n", done_s);
 	free(buf);
 }
@@ -610,7 +669,7 @@ int main(int argc, char **argv)
 	}
 	cfg.mrc |= cfg.write;
 	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1 ||
-	    (cfg.write && (cfg.rr || cfg.msgsize > WRITE_REGION)))
+	    (cfg.write && (cfg.rr || cfg.msgsize > MRC_WRITE_LEN_MAX)))
 		goto bad;
 	if (cfg.wait_go) {
 		sigset_t set;
