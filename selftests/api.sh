@@ -55,10 +55,11 @@ mrc_expect_eq "conn_refused counts the refused connects" 6 \
 # mrc_api's memory regions (test_mr): 4 on its connection, MRC_MR_MAX
 # (1024) on one socket, 1 in a child that exits with it, 2 under
 # RLIMIT_MEMLOCK; refused for room: 2 past MRC_MR_MAX, 2 over the limit.
-# test_write: 4 per family; test_completions, test_write_imm: 2 each
-mrc_expect_eq "mr_reg counts the registrations" 1047 \
+# test_write: 4 per family; test_completions, test_write_imm: 2 each;
+# test_read: 8 each
+mrc_expect_eq "mr_reg counts the registrations" 1063 \
 	"$(mrc_stat "$ns" mr_reg)"
-mrc_expect_eq "mr_dereg: every region released" 1047 \
+mrc_expect_eq "mr_dereg: every region released" 1063 \
 	"$(mrc_stat "$ns" mr_dereg)"
 mrc_expect_eq "mr_denied counts the refusals for room" 4 \
 	"$(mrc_stat "$ns" mr_denied)"
@@ -71,7 +72,8 @@ mrc_expect_eq "mr_denied counts the refusals for room" 4 \
 # deregistered)
 declare -A w
 for k in out_write write_placed write_bad_key write_bad_access \
-	 write_bad_range out_status in_status drop_bad_status write_imm; do
+	 write_bad_range out_status in_status drop_bad_status write_imm \
+	 read_served read_refused read_done drop_bad_resp; do
 	w[$k]=$(mrc_stat "$ns" "$k")
 done
 mrc_expect_eq "write_bad_access counts WRITEs into read-only regions" 8 \
@@ -102,14 +104,23 @@ else
 fi
 # status records, one per WRITE that failed or was signaled: per family
 # test_write's 5 refused and its signaled 32 MiB one, test_completions'
-# 265, test_write_imm's failed one (mrc_api.c); both ends are in this
-# namespace, loopback loses none
-mrc_expect_eq "out_status counts the records sent" 544 "${w[out_status]}"
-mrc_expect_eq "in_status: each record taken once" 544 "${w[in_status]}"
+# 265, test_write_imm's failed one, test_read's 5 failed READs (mrc_api.c);
+# both ends are in this namespace, loopback loses none
+mrc_expect_eq "out_status counts the records sent" 554 "${w[out_status]}"
+mrc_expect_eq "in_status: each record taken once" 554 "${w[in_status]}"
 # test_write_imm: three notifications per family (its fourth WRITE with
 # immediate failed)
 mrc_expect_eq "write_imm counts the notifications" 6 "${w[write_imm]}"
 mrc_expect_eq "drop_bad_status: no record for an unknown operation" 0 \
 	"${w[drop_bad_status]}"
+# test_read per family: 26 READs served whole (one while its requester
+# deregistered its region) and ended at the requester, 5 refused (a key of
+# no region, one not readable, past the end, deregistered)
+mrc_expect_eq "read_served counts the READs served" 52 "${w[read_served]}"
+mrc_expect_eq "read_done: each served READ ended once" 52 "${w[read_done]}"
+mrc_expect_eq "read_refused counts the READs refused" 10 \
+	"${w[read_refused]}"
+mrc_expect_eq "drop_bad_resp: every response named its READ" 0 \
+	"${w[drop_bad_resp]}"
 
 mrc_done

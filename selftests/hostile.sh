@@ -9,7 +9,7 @@
 # order of the windows in reordered ACKs, failed before ack_seq; the
 # last, reports of lost ACKs, before they were read from duplicates and
 # repeated.  The status records of one-sided operations (wire version 5)
-# are checked against a peer by hand too.
+# are checked against a peer by hand too, and READs (wire version 7).
 
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
@@ -399,6 +399,29 @@ mrc_expect_eq "out_status counts them" 2 \
 	"$(stat_delta "$MRC_H2" out_status "${st0[out_status]}")"
 mrc_expect_eq "write_bad_key counts the refused pieces" 3 \
 	"$(stat_delta "$MRC_H2" write_bad_key "${st0[write_bad_key]}")"
+
+# 8. READs by hand (wire version 7), to the idle listener's connection,
+# which has no region and sent no READ: two pieces of responses naming no
+# READ, one in order and one out of order behind a message, are taken,
+# counted and placed nowhere; a READ of a key of no region draws a
+# failure record; the connection takes everything in order.
+declare -A rd0
+for k in drop_bad_resp read_refused read_served out_status; do
+	rd0[$k]=$(mrc_stat "$MRC_H2" "$k")
+done
+peer_run "$MRC_H1" read --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7200
+out=$peer_said
+mrc_expect_eq "responses to no READ are taken and ignored ($out)" 2 \
+	"$(stat_delta "$MRC_H2" drop_bad_resp "${rd0[drop_bad_resp]}")"
+mrc_expect_eq "a READ of no region fails: the peer saw its record" \
+	"acked=5 records=0:1" "$out"
+mrc_expect_eq "read_refused counts it" 1 \
+	"$(stat_delta "$MRC_H2" read_refused "${rd0[read_refused]}")"
+mrc_expect_eq "read_served: none" 0 \
+	"$(stat_delta "$MRC_H2" read_served "${rd0[read_served]}")"
+mrc_expect_eq "out_status counts its record" 1 \
+	"$(stat_delta "$MRC_H2" out_status "${rd0[out_status]}")"
 
 peer_stop
 rm -rf "$tmp"

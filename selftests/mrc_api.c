@@ -1453,7 +1453,7 @@ static void test_mr(void)
 	EXPECT_ERRNO("mr: no right: EINVAL", mr_reg(c, buf, pg, 0, &key),
 		     EINVAL);
 	EXPECT_ERRNO("mr: an unknown right: EINVAL",
-		     mr_reg(c, buf, pg, 0x4 | MRC_MR_REMOTE_READ, &key), EINVAL);
+		     mr_reg(c, buf, pg, 0x8 | MRC_MR_REMOTE_READ, &key), EINVAL);
 	EXPECT_ERRNO("mr: a range that wraps: EINVAL",
 		     mr_reg(c, buf, UINT64_MAX, MRC_MR_REMOTE_WRITE, &key),
 		     EINVAL);
@@ -1479,6 +1479,8 @@ static void test_mr(void)
 		     mr_reg(c, hole, pg, MRC_MR_REMOTE_READ, &key), EFAULT);
 	EXPECT_ERRNO("mr: a read-only page for remote write: EFAULT",
 		     mr_reg(c, ro, pg, MRC_MR_REMOTE_WRITE, &key), EFAULT);
+	EXPECT_ERRNO("mr: read-only memory for our READs: EFAULT",
+		     mr_reg(c, ro, pg, MRC_MR_LOCAL_WRITE, &key), EFAULT);
 	EXPECT_OK("mr: a read-only page for remote read",
 		  mr_reg(c, ro, pg, MRC_MR_REMOTE_READ, &k3));
 	expect_eq("mr: refused requests pinned nothing",
@@ -2074,6 +2076,287 @@ out:
 	free(cs);
 }
 
+/* sendmsg of READ @rd (MRC_CMSG_READ) with @len bytes of iov. */
+static ssize_t send_rd(int fd, const struct mrc_read *rd, size_t len,
+		       int flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct mrc_read))];
+		struct cmsghdr align;
+	} u;
+	char dummy[8] = "";
+	struct iovec iov = { .iov_base = dummy, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	memset(u.buf, 0, sizeof(u.buf));
+	cm->cmsg_level = SOL_MRC;
+	cm->cmsg_type = MRC_CMSG_READ;
+	cm->cmsg_len = CMSG_LEN(sizeof(*rd));
+	memcpy(CMSG_DATA(cm), rd, sizeof(*rd));
+	return sendmsg(fd, &mh, flags);
+}
+
+/* A READ of @len bytes at @off of the peer's region @key into ours
+ * @lkey at @loff.
+ */
+static ssize_t mrc_read_op(int fd, uint64_t key, uint64_t off, uint64_t lkey,
+			   uint64_t loff, uint32_t len, uint64_t cookie,
+			   uint32_t rflags)
+{
+	struct mrc_read rd = {
+		.key = key, .offset = off, .local_key = lkey,
+		.local_offset = loff, .cookie = cookie, .len = len,
+		.flags = rflags,
+	};
+
+	return send_rd(fd, &rd, 0, 0);
+}
+
+/* Does [@from, @to) of @buf hold @byte only? */
+static bool all_bytes(const char *buf, size_t from, size_t to, char byte)
+{
+	for (; from < to; from++)
+		if (buf[from] != byte)
+			return false;
+	return true;
+}
+
+/* READs of the peer's memory (MRC_CMSG_READ): its bytes come into our
+ * region where the READ names and nowhere else, with a completion when
+ * signaled or failed; bad requests are refused at sendmsg() (our side)
+ * or fail with the peer's reason; a READ after a WRITE sees it; nothing
+ * is placed into a region after its deregistration returns; the peer's
+ * application is not woken.
+ */
+static void test_read(void)
+{
+	static const uint64_t ck_one[1] = { 11 };
+	static const uint64_t ck_mix[3] = { 23, 24, 25 };
+	static const int er_mix[3] = { 0, ENOKEY, 0 };
+	static const uint64_t ck_bad[3] = { 31, 32, 33 };
+	static const int er_bad[3] = { ENOKEY, EACCES, ERANGE };
+	static const uint64_t ck_gone[1] = { 41 };
+	static const int er_gone[1] = { ENOKEY };
+	static const int er_ok[1] = { 0 };
+	const size_t rlen = 1 << 20, llen = 1 << 20, pg = 4096;
+	char *rbuf, *lbuf, *guard, *fresh, x;
+	uint64_t kr, kw, kl, klr, klw, kf, i, sent = 0, bytes = 0;
+	struct mrc_completion cs[1];
+	struct mrc_read rd = {};
+	struct mrc_info ic, ia;
+	const char *name;
+	int c, a;
+
+	rbuf = malloc(rlen);
+	/* our region between two guard pages of 0x5a */
+	guard = mmap(NULL, llen + 2 * pg, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!rbuf || guard == MAP_FAILED || conn_pair(&c, &a)) {
+		report(false, "read: setup", "%s", err_name(errno));
+		free(rbuf);
+		if (guard != MAP_FAILED)
+			munmap(guard, llen + 2 * pg);
+		return;
+	}
+	lbuf = guard + pg;
+	memset(guard, 0x5a, llen + 2 * pg);
+	for (i = 0; i < rlen; i++)
+		rbuf[i] = (char)(i * 7 + (i >> 11));
+	if (mr_reg(a, rbuf, rlen, MRC_MR_REMOTE_READ, &kr) ||
+	    mr_reg(a, rbuf, pg, MRC_MR_REMOTE_WRITE, &kw) ||
+	    mr_reg(c, lbuf, llen, MRC_MR_REMOTE_WRITE, &kl) ||
+	    mr_reg(c, lbuf, pg, MRC_MR_REMOTE_READ, &klr) ||
+	    mr_reg(c, lbuf, pg, MRC_MR_LOCAL_WRITE, &klw)) {
+		report(false, "read: regions register", "%s", err_name(errno));
+		goto out;
+	}
+
+	/* a signaled READ: its bytes, where it said, nothing around them */
+	name = "read: a signaled READ of 300000 bytes is sent";
+	expect_eq(name, 0, mrc_read_op(c, kr, 12345, kl, 777, 300000, 11,
+				       MRC_READ_SIGNAL));
+	sent++;
+	bytes += 300000;
+	expect_completions(c, 1, ck_one, er_ok, "read: signaled");
+	name = "read: the bytes are the peer's";
+	report(!memcmp(lbuf + 777, rbuf + 12345, 300000), name,
+	       "differ at %lld", first_diff(lbuf + 777, rbuf + 12345, 300000));
+	name = "read: nothing placed outside the READ's bytes";
+	report(all_bytes(guard, 0, pg + 777, 0x5a) &&
+	       all_bytes(lbuf, 777 + 300000, llen + pg, 0x5a), name,
+	       "a byte around them changed");
+
+	/* unsignaled ones of sizes from 1 byte to the whole region, one
+	 * that fails, a signaled one: completions for the last two only;
+	 * every byte in place by the last one's
+	 */
+	memset(lbuf, 0x5a, llen);
+	for (i = 0; i < 20; i++) {
+		uint32_t len = i == 19 ? 1 : (uint32_t)(1ULL << i) + i;
+		uint64_t off = (i * 40961) % (rlen - len + 1);
+
+		if (mrc_read_op(c, kr, off, kl, off, len, 100 + i, 0))
+			break;
+		sent++;
+		bytes += len;
+	}
+	name = "read: twenty unsignaled READs are sent";
+	expect_eq(name, 20, i);
+	mrc_read_op(c, kr, 0, kl, 0, 0, 23, MRC_READ_SIGNAL);
+	mrc_read_op(c, kr ^ 1, 0, kl, 0, 10, 24, 0);
+	mrc_read_op(c, kr, rlen - 5, kl, llen - 5, 5, 25, MRC_READ_SIGNAL);
+	sent += 3;
+	bytes += 5;
+	expect_completions(c, 3, ck_mix, er_mix,
+			   "read: empty, failed and signaled ones");
+	for (i = 0; i < 20; i++) {
+		uint32_t len = i == 19 ? 1 : (uint32_t)(1ULL << i) + i;
+		uint64_t off = (i * 40961) % (rlen - len + 1);
+
+		if (memcmp(lbuf + off, rbuf + off, len))
+			break;
+	}
+	name = "read: every unsignaled READ's bytes are in place";
+	report(i == 20, name, "the %llu-th differs", (unsigned long long)i);
+
+	/* the peer refuses: no region, not readable, past the end */
+	mrc_read_op(c, kr ^ (1ULL << 40), 0, kl, 0, 1, 31, 0);
+	mrc_read_op(c, kw, 0, kl, 0, 1, 32, 0);
+	mrc_read_op(c, kr, rlen - 10, kl, 0, 11, 33, MRC_READ_SIGNAL);
+	sent += 3;
+	expect_completions(c, 3, ck_bad, er_bad,
+			   "read: bad key, access, range");
+
+	/* refused at once: our side's region, the request itself */
+	name = "read: a local key of no region: ENOKEY";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl ^ 1, 0, 1, 1, 0), ENOKEY);
+	name = "read: past the local region's end: ERANGE";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl, llen - 1, 2, 1, 0),
+		     ERANGE);
+	name = "read: into a region of ours not pinned for writing: EACCES";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, klr, 0, 1, 1, 0), EACCES);
+	name = "read: a local offset that wraps: ERANGE";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl, ~0ULL, 2, 1, 0), ERANGE);
+	name = "read: a remote offset that wraps: EINVAL";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, ~0ULL - 1, kl, 0, 4, 1, 0),
+		     EINVAL);
+	name = "read: over MRC_READ_LEN_MAX: EINVAL";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl, 0, MRC_READ_LEN_MAX + 1,
+				       1, 0), EINVAL);
+	name = "read: unknown flags: EINVAL";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl, 0, 1, 1, 2), EINVAL);
+	rd.key = kr;
+	rd.local_key = kl;
+	rd.len = 1;
+	name = "read: with bytes to send: EINVAL";
+	EXPECT_ERRNO(name, send_rd(c, &rd, 1, 0), EINVAL);
+
+	/* a READ after a WRITE sees the WRITE */
+	x = 0x11;
+	memset(lbuf, 0x5a, 64);
+	if (mr_reg(a, rbuf, pg, MRC_MR_REMOTE_WRITE | MRC_MR_REMOTE_READ,
+		   &kw)) {
+		report(false, "read: a read-write region", "%s",
+		       err_name(errno));
+		goto out;
+	}
+	mrc_write(c, kw, 100, &x, 1);
+	mrc_read_op(c, kw, 99, klw, 0, 3, 11, MRC_READ_SIGNAL);
+	sent++;
+	bytes += 3;
+	expect_completions(c, 1, ck_one, er_ok, "read: after a WRITE");
+	name = "read: a READ after a WRITE sees its byte";
+	report(lbuf[1] == 0x11 && lbuf[0] == rbuf[99] && lbuf[3] == 0x5a,
+	       name, "read %02x %02x %02x", lbuf[0], lbuf[1], lbuf[3]);
+
+	/* into memory never touched (mapped to the shared zero page until
+	 * written): the READ's bytes go into its own pages, and a fresh
+	 * mapping still reads zeros
+	 */
+	fresh = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fresh == MAP_FAILED || mr_reg(c, fresh, 2 * pg, MRC_MR_LOCAL_WRITE,
+					  &kf)) {
+		report(false, "read: untouched memory registers", "%s",
+		       err_name(errno));
+		goto out;
+	}
+	mrc_read_op(c, kr, 0, kf, 0, 2 * pg, 11, MRC_READ_SIGNAL);
+	sent++;
+	bytes += 2 * pg;
+	expect_completions(c, 1, ck_one, er_ok, "read: into untouched memory");
+	name = "read: its bytes are in untouched memory";
+	report(!memcmp(fresh, rbuf, 2 * pg), name, "differ at %lld",
+	       first_diff(fresh, rbuf, 2 * pg));
+	mr_dereg(c, kf);
+	munmap(fresh, 2 * pg);
+	fresh = mmap(NULL, 2 * pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		     0);
+	name = "read: a fresh mapping still reads zeros (the zero page)";
+	report(fresh != MAP_FAILED && all_bytes(fresh, 0, 2 * pg, 0), name,
+	       "%s", fresh == MAP_FAILED ? err_name(errno) : "not zero");
+	if (fresh != MAP_FAILED)
+		munmap(fresh, 2 * pg);
+
+	/* the peer deregisters its region: the next READ fails */
+	mr_dereg(a, kr);
+	mrc_read_op(c, kr, 0, kl, 0, 100, 41, 0);
+	sent++;
+	expect_completions(c, 1, ck_gone, er_gone,
+			   "read: the peer's region deregistered");
+
+	/* ours deregistered with a READ in flight: nothing placed after
+	 * that returns (the memory stays mapped: we look)
+	 */
+	if (mr_reg(a, rbuf, rlen, MRC_MR_REMOTE_READ, &kr)) {
+		report(false, "read: register again", "%s", err_name(errno));
+		goto out;
+	}
+	mrc_read_op(c, kr, 0, kl, 0, rlen, 51, MRC_READ_SIGNAL);
+	sent++;
+	mr_dereg(c, kl);
+	memset(lbuf, 0x5a, llen);
+	name = "read: a READ whose region went away ends";
+	report(get_completions(c, cs, 1) == 1 && cs[0].cookie == 51 &&
+	       (cs[0].error == 0 || cs[0].error == ENOKEY), name,
+	       "cookie %llu error %d", (unsigned long long)cs[0].cookie,
+	       cs[0].error);
+	name = "read: nothing placed after the deregistration returned";
+	report(all_bytes(guard, 0, llen + 2 * pg, 0x5a), name,
+	       "a byte changed");
+	name = "read: then with no region: ENOKEY";
+	EXPECT_ERRNO(name, mrc_read_op(c, kr, 0, kl, 0, 1, 1, 0), ENOKEY);
+
+	/* the peer's application saw none of it */
+	name = "read: nothing for the peer's reader";
+	EXPECT_ERRNO(name, recv(a, &x, 1, MSG_DONTWAIT), EAGAIN);
+	if (get_info(c, &ic) || get_info(a, &ia) || ic.mrci_version < 6) {
+		report(false, "read: MRC_INFO version 6", "%s",
+		       err_name(errno));
+		goto out;
+	}
+	expect_eq("read: MRC_INFO mrci_reads_sent", sent, ic.mrci_reads_sent);
+	name = "read: MRC_INFO mrci_read_bytes_in";
+	report(ic.mrci_read_bytes_in >= bytes &&
+	       ic.mrci_read_bytes_in <= bytes + rlen, name, "%llu, %llu",
+	       (unsigned long long)ic.mrci_read_bytes_in,
+	       (unsigned long long)bytes);
+	expect_eq("read: MRC_INFO mrci_read_bytes_out", bytes + rlen,
+		  ia.mrci_read_bytes_out);
+	expect_eq("read: MRC_INFO nothing waits", 0,
+		  ic.mrci_ops_waiting + ic.mrci_ops_unread +
+		  ia.mrci_reads_queued);
+out:
+	close(a);
+	close(c);
+	free(rbuf);
+	munmap(guard, llen + 2 * pg);
+}
+
 /* recvmsg() on @fd: its return, *@flags its msg_flags, *@n the
  * MRC_CMSG_IMM it carried if any (*@got set), @buf up to @len bytes.
  */
@@ -2234,10 +2517,12 @@ int main(int argc, char **argv)
 	test_write();
 	test_completions();
 	test_write_imm();
+	test_read();
 	cur = &fams[1];
 	test_write();
 	test_completions();
 	test_write_imm();
+	test_read();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

@@ -30,11 +30,12 @@ import socket
 import struct
 import sys
 
-VERSION = 6
+VERSION = 7
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
 F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP, F_RDMA = (0x0001, 0x0002, 0x0004,
                                                    0x0008, 0x0010, 0x0020)
 F_STATUS, F_REPORT, F_IMM = 0x0040, 0x0080, 0x0100
+F_READ, F_RESP = 0x0200, 0x0400
 HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
 RDMA_HDR_LEN = 40 + 24	# DATA, then struct mrc_rdma_ext
@@ -240,6 +241,16 @@ def build(args):
                next_piece(flags=F_IMM),
                status(cid, peer, rnxt, 0, flags=F_STATUS | F_IMM),
                rdma(cid, peer, rnxt, 1, 0, 20, payload=body[:10], imm=1),
+               # READ and RESP: a one-sided packet's, alone
+               next_piece(flags=F_READ), next_piece(flags=F_RESP),
+               status(cid, peer, rnxt, 0, flags=F_STATUS | F_READ),
+               rdma(cid, peer, rnxt, 1, 0, 0,
+                    flags=F_RDMA | F_READ | F_RESP),
+               rdma(cid, peer, rnxt, 1, 0, 0,
+                    flags=F_RDMA | F_READ | F_REPORT),
+               rdma(cid, peer, rnxt, 0, 0, 10, payload=body[:10],
+                    flags=F_RDMA | F_RESP, imm=1),
+               ack(cid, peer, una, flags=F_READ),
                ack(cid, peer, una, flags=F_STATUS),
                ack(cid, peer, una, flags=F_RDMA),
                probe(cid, peer, flags=F_RDMA),
@@ -273,7 +284,17 @@ def build(args):
                probe(cid, peer, typ=RST) + b'\0',
                # a status record is 8 bytes
                status(cid, peer, rnxt, 0, extra=b'\0'),
-               status(cid, peer, rnxt, 0)[:-1]]
+               status(cid, peer, rnxt, 0)[:-1],
+               # a READ request carries nothing, from offset 0, and its
+               # bytes do not wrap; a response's piece lies inside its READ
+               rdma(cid, peer, rnxt, 1, 0, 10, payload=body[:10],
+                    flags=F_RDMA | F_READ),
+               rdma(cid, peer, rnxt, 1, 0, 10, off=4, flags=F_RDMA | F_READ),
+               rdma(cid, peer, rnxt, 1, (1 << 64) - 4, 10,
+                    flags=F_RDMA | F_READ),
+               rdma(cid, peer, rnxt, 0, 0, 10, off=5, payload=body[:10],
+                    flags=F_RDMA | F_RESP),
+               rdma(cid, peer, rnxt, 0, 0, 10, flags=F_RDMA | F_RESP)]
         counter = 'drop_bad_len'
     elif cls == 'udp_len_short':
         # UDP length shorter than the IP payload: UDP trims the datagram,
@@ -438,6 +459,11 @@ def build(args):
                # an immediate's reserved word
                rdma(cid, peer, rnxt, 1, 0, 10, payload=body[:10], imm=1,
                     imm_reserved=1),
+               # a READ's response names no key or offset
+               rdma(cid, peer, rnxt, 1, 0, 10, payload=body[:10],
+                    flags=F_RDMA | F_RESP),
+               rdma(cid, peer, rnxt, 0, 8, 10, payload=body[:10],
+                    flags=F_RDMA | F_RESP),
                # more SACK words or echoes than an ACK may carry
                ack(cid, peer, una, sack=1 << 255, words=7) + b'\0' * 4,
                ack(cid, peer, una, echoes=[(una, 1, 49152, 0)] * 17)]

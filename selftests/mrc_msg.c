@@ -57,6 +57,11 @@
  * each batch has an immediate (MRC_WRITE_IMM, its number): the server
  * must read its notification, once, before the check, naming the key
  * and bytes inside the region; otherwise the check counts corrupt.
+ * After each check the client READs two ranges of random sizes in [MIN,
+ * MAX] of the server's region back into a region of its own (the first
+ * unsignaled, the second signaled), waits for the second's completion and
+ * requires both ranges to hold what it wrote; it prints reads=N, the
+ * READs checked.
  */
 #define _GNU_SOURCE		/* setns() */
 #include <arpa/inet.h>
@@ -366,7 +371,8 @@ static ssize_t recv_check(int fd, struct write_check *chk, uint64_t key,
 static void *server_write_conn(struct conn_arg *a)
 {
 	struct mrc_mr_reg reg = { .len = cfg.region,
-				  .access = MRC_MR_REMOTE_WRITE };
+				  .access = MRC_MR_REMOTE_WRITE |
+					    MRC_MR_REMOTE_READ };
 	socklen_t optlen = sizeof(reg);
 	struct write_check chk;
 	uint32_t last_seq = 0, imm = 0;
@@ -642,6 +648,97 @@ static int write_completions(struct conn_arg *a, uint32_t *next, uint32_t seq)
 	return 0;
 }
 
+/* -W: a READ of @len bytes at @off of the peer's region @key into ours
+ * @lkey at the same offset.
+ */
+static int send_read(int fd, uint64_t key, uint64_t lkey, uint64_t off,
+		     size_t len, uint64_t cookie, uint32_t flags)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct mrc_read))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh = {
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct mrc_read rd = {
+		.key = key, .offset = off, .local_key = lkey,
+		.local_offset = off, .cookie = cookie, .len = len,
+		.flags = flags,
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_MRC;
+	cm->cmsg_type = MRC_CMSG_READ;
+	cm->cmsg_len = CMSG_LEN(sizeof(rd));
+	memcpy(CMSG_DATA(cm), &rd, sizeof(rd));
+	return sendmsg(fd, &mh, 0) == 0 ? 0 : -1;
+}
+
+/* -W: after the check at @seq, two ranges of the peer's region @key read
+ * back into @back (our region @lkey) must hold what @copy says; their
+ * bytes in @back are made to differ first.
+ */
+static int read_back(struct conn_arg *a, uint64_t key, uint64_t lkey,
+		     uint8_t *back, const uint8_t *copy, uint64_t *s,
+		     uint32_t seq)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct mrc_completion)) * 2];
+		struct cmsghdr align;
+	} u;
+	uint64_t off[2], cookie = (1ULL << 32) | seq;
+	double end = now_s() + 30;
+	struct mrc_completion c = {};
+	size_t len[2], j;
+	int i, got = 0;
+
+	for (i = 0; i < 2; i++) {
+		len[i] = pick_len(s);
+		off[i] = rng_next(s) % (cfg.region - len[i] + 1);
+		for (j = off[i]; j < off[i] + len[i]; j++)
+			back[j] = ~copy[j];
+	}
+	for (i = 0; i < 2; i++)
+		if (send_read(a->fd, key, lkey, off[i], len[i], cookie - 1 + i,
+			      i ? MRC_READ_SIGNAL : 0)) {
+			a->r.err = errno;
+			return -1;
+		}
+	while (!got && now_s() < end) {
+		struct msghdr mh = {
+			.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		};
+		struct pollfd p = { .fd = a->fd };
+		struct cmsghdr *cm;
+
+		if (poll(&p, 1, 100) != 1 || !(p.revents & POLLERR) ||
+		    recvmsg(a->fd, &mh, MSG_ERRQUEUE) < 0)
+			continue;
+		cm = CMSG_FIRSTHDR(&mh);
+		if (cm)
+			memcpy(&c, CMSG_DATA(cm), sizeof(c));
+		got = 1;
+	}
+	if (!got || c.cookie != cookie || c.error) {
+		fprintf(stderr, "conn %u: READ completion %" PRIx64
+			" error %d, expected %" PRIx64 "\n", a->conn,
+			(uint64_t)c.cookie, c.error, cookie);
+		a->r.err = got ? EPROTO : ETIMEDOUT;
+		return -1;
+	}
+	for (i = 0; i < 2; i++)
+		if (memcmp(back + off[i], copy + off[i], len[i])) {
+			fprintf(stderr, "conn %u: READ of %zu bytes at %" PRIu64
+				" after check %u differs\n", a->conn, len[i],
+				off[i], seq);
+			a->r.err = EPROTO;
+			return -1;
+		}
+	a->r.echoed += 2;
+	return 0;
+}
+
 /* -W: the check after @seq WRITEs; waits for the server's answer. */
 static int write_check(struct conn_arg *a, struct write_check *chk,
 		       const uint8_t *copy, uint32_t seq)
@@ -666,9 +763,13 @@ static void client_write_conn(struct conn_arg *a)
 	uint64_t s = rng_seed(a->conn, 0xfffffffe);
 	struct write_check chk = { .magic = WRITE_MAGIC, .conn = a->conn };
 	double end = cfg.seconds > 0 ? now_s() + cfg.seconds : 0;
-	struct write_key k;
-	uint8_t *copy = NULL;
+	struct mrc_mr_reg reg = { .len = cfg.region,
+				  .access = MRC_MR_LOCAL_WRITE };
+	uint64_t rs = rng_seed(a->conn, 0xfffffffd);
+	socklen_t optlen = sizeof(reg);
+	uint8_t *copy = NULL, *back;
 	uint32_t seq, checked = 0, next = 0;
+	struct write_key k;
 	int err = 0;
 	char c;
 
@@ -678,9 +779,16 @@ static void client_write_conn(struct conn_arg *a)
 		return;
 	}
 	copy = calloc(1, cfg.region);
-	if (!copy) {
+	back = calloc(1, cfg.region);
+	if (!copy || !back) {
 		a->r.err = ENOMEM;
-		return;
+		goto out;
+	}
+	/* where READs put the server's bytes back */
+	reg.addr = (uintptr_t)back;
+	if (getsockopt(a->fd, SOL_MRC, MRC_MR_REG, &reg, &optlen)) {
+		a->r.err = errno;
+		goto out;
 	}
 	for (seq = 0; !cfg.msgs || seq < cfg.msgs; seq++) {
 		size_t len = pick_len(&s);
@@ -705,14 +813,22 @@ static void client_write_conn(struct conn_arg *a)
 		if (!last && (seq + 1) % WRITE_BATCH)
 			continue;
 		if (write_check(a, &chk, copy, seq + 1) ||
-		    write_completions(a, &next, seq + 1))
+		    write_completions(a, &next, seq + 1) ||
+		    read_back(a, k.key, reg.key, back, copy, &rs, seq + 1))
 			break;
 		checked = seq + 1;
 	}
 	/* stopped by time or SIGUSR1: the WRITEs since the last check */
-	if (!a->r.err && seq != checked && !write_check(a, &chk, copy, seq))
-		write_completions(a, &next, seq);
+	if (!a->r.err && seq != checked && !write_check(a, &chk, copy, seq) &&
+	    !write_completions(a, &next, seq))
+		read_back(a, k.key, reg.key, back, copy, &rs, seq);
+out:
+	/* nothing may come into it once it is freed */
+	if (reg.key)
+		setsockopt(a->fd, SOL_MRC, MRC_MR_DEREG, &reg.key,
+			   sizeof(reg.key));
 	free(copy);
+	free(back);
 	if (!a->r.err && (shutdown(a->fd, SHUT_WR) || recv(a->fd, &c, 1, 0) < 0))
 		a->r.err = errno;
 }
@@ -843,6 +959,8 @@ static int run_client(void)
 		if (echoed != sent)
 			fail = 1;
 	}
+	if (cfg.region)
+		printf(" reads=%ld", echoed);
 	printf("\n");
 	return fail;
 }

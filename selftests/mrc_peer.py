@@ -12,6 +12,7 @@
     mrc_peer.py report-again --src A --dst B --port P
     mrc_peer.py syns --src A --dst B --port P --count N --first-id I
     mrc_peer.py status --src A --dst B --port P
+    mrc_peer.py read --src A --dst B --port P
     mrc_peer.py now
     mrc_peer.py serve
 
@@ -73,6 +74,14 @@ then a message.  The listener must ignore both records (drop_bad_status)
 and send one failure record per WRITE.  Prints "acked=N records=OP:STATUS,..."
 (N: the records and pieces acknowledged in order).
 
+read: READs by hand, with the connection made to the listener on P
+(whose socket has no region): two pieces of READ responses that name no
+READ of the listener's (it sent none), one in order, one held out of
+order behind a message; then a READ request with a key of no region,
+then a message.  The listener must take and ignore both pieces
+(drop_bad_resp), place nothing, and answer the READ with a failure
+record.  Prints "acked=N records=OP:STATUS,..." as status does.
+
 now: prints the monotonic clock (the kernel's ktime) in microseconds.
 
 serve: reads commands from stdin, one a line, with the words they would
@@ -97,7 +106,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the packet layouts, shared with the raw-socket injector
 from mrc_inject import (ACK, CONFIRM, DATA, F_RDMA, F_REPORT,  # noqa: E402
                         F_STATUS, HDR_LEN, PROBE, RST, SYNACK, U32, ack,
-                        data, probe, rdma, status, syn)
+                        F_READ, F_RESP, data, probe, rdma, status, syn)
 
 ENCAP_PORT = 4797
 
@@ -335,28 +344,18 @@ def syns(args):
     return 0
 
 
-def status_records(args):
-    s, cid, my_cid, _, confirm = connect(args)
-    isn = struct.unpack_from('!I', confirm, 12)[0]
-    dst = (args.dst, ENCAP_PORT)
-    body = b'\x5a' * 10
-    bad_key = 0x1234567800000001
-    pkts = [status(cid, my_cid, isn, 0),
-            status(cid, my_cid, isn + 2, 5, result=1),
-            data(cid, my_cid, isn + 1, 0, len(body), 0, body),
-            rdma(cid, my_cid, isn + 3, bad_key, 0, 10, payload=body,
-                 flags=F_RDMA | F_REPORT, op_id=0),
-            rdma(cid, my_cid, isn + 4, bad_key, 0, 20, payload=body,
-                 op_id=1),
-            rdma(cid, my_cid, isn + 5, bad_key, 10, 20, off=10,
-                 payload=body, flags=F_RDMA | F_REPORT, op_id=1),
-            data(cid, my_cid, isn + 6, 1, len(body), 0, body)]
+def send_and_collect(args, pkts, want_records):
+    """Send @pkts, made for the connection (s, cid, my_cid, isn) args
+    carries, 50 ms apart; collect the peer's status records until
+    @want_records came and it acknowledged all @pkts in order."""
+    s, isn, dst = args.sock, args.isn, (args.dst, ENCAP_PORT)
     for pkt in pkts:
         s.sendto(pkt, dst)
         time.sleep(0.05)
     records, cum = [], 0
     end = time.monotonic() + 5
-    while time.monotonic() < end and (len(records) < 2 or cum < 7):
+    while time.monotonic() < end and (len(records) < want_records or
+                                      cum < len(pkts)):
         try:
             pkt, addr = s.recvfrom(2048)
         except socket.timeout:
@@ -372,6 +371,42 @@ def status_records(args):
                 records.append(rec)
     print('acked=%d records=%s' % (cum, ','.join(records)), flush=True)
     return 0
+
+
+def read_ops(args):
+    s, cid, my_cid, _, confirm = connect(args)
+    isn = struct.unpack_from('!I', confirm, 12)[0]
+    body = b'\x5a' * 10
+    bad_key = 0x1234567800000001
+    pkts = [rdma(cid, my_cid, isn, 0, 0, 10, payload=body,
+                 flags=F_RDMA | F_RESP, op_id=0),
+            rdma(cid, my_cid, isn + 2, 0, 0, 10, payload=body,
+                 flags=F_RDMA | F_RESP, op_id=5),
+            data(cid, my_cid, isn + 1, 0, len(body), 0, body),
+            rdma(cid, my_cid, isn + 3, bad_key, 0, 100,
+                 flags=F_RDMA | F_READ, op_id=0),
+            data(cid, my_cid, isn + 4, 1, len(body), 0, body)]
+    args.sock, args.isn = s, isn
+    return send_and_collect(args, pkts, 1)
+
+
+def status_records(args):
+    s, cid, my_cid, _, confirm = connect(args)
+    isn = struct.unpack_from('!I', confirm, 12)[0]
+    body = b'\x5a' * 10
+    bad_key = 0x1234567800000001
+    pkts = [status(cid, my_cid, isn, 0),
+            status(cid, my_cid, isn + 2, 5, result=1),
+            data(cid, my_cid, isn + 1, 0, len(body), 0, body),
+            rdma(cid, my_cid, isn + 3, bad_key, 0, 10, payload=body,
+                 flags=F_RDMA | F_REPORT, op_id=0),
+            rdma(cid, my_cid, isn + 4, bad_key, 0, 20, payload=body,
+                 op_id=1),
+            rdma(cid, my_cid, isn + 5, bad_key, 10, 20, off=10,
+                 payload=body, flags=F_RDMA | F_REPORT, op_id=1),
+            data(cid, my_cid, isn + 6, 1, len(body), 0, body)]
+    args.sock, args.isn = s, isn
+    return send_and_collect(args, pkts, 2)
 
 
 def now(_args):
@@ -426,7 +461,9 @@ def run(argv):
     sy.add_argument('--first-id', type=int, required=True)
     st = sub.add_parser('status')
     st.add_argument('--port', type=int, required=True)
-    for p in (h, r, f, a, w, rd, ra, sy, st):
+    rr = sub.add_parser('read')
+    rr.add_argument('--port', type=int, required=True)
+    for p in (h, r, f, a, w, rd, ra, sy, st, rr):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
     sub.add_parser('now')
@@ -436,7 +473,7 @@ def run(argv):
             'forge-confirm': forge_confirm, 'attack': attack,
             'window': window, 'report-dup': report_dup,
             'report-again': report_again, 'syns': syns, 'now': now,
-            'status': status_records,
+            'status': status_records, 'read': read_ops,
             'serve': serve}[args.cmd](args)
 
 

@@ -135,6 +135,8 @@ void mrc_rtx_purge(struct sock *sk)
 	msk->bytes_out = 0;
 	while ((skb = __skb_dequeue(&sk->sk_write_queue)))
 		mrc_wmem_free(sk, skb);
+	while ((skb = __skb_dequeue(&msk->rsp_queue)))
+		mrc_wmem_free(sk, skb);
 }
 
 /**
@@ -894,6 +896,9 @@ static u64 mrc_timer_conn_deadline(struct sock *sk)
 		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	if (!skb_queue_empty(&sk->sk_write_queue))	/* window probe */
 		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
+	/* responses to the peer's READs wait for memory */
+	if (!skb_queue_empty(&msk->rsp_queue))
+		return max(msk->last_probe_ns, msk->last_ack_ns) + rto;
 	/* idle: make sure the peer is still there */
 	return max(msk->last_probe_ns, msk->last_rcv_ns) + mrc_idle_ns(sk);
 }
@@ -995,6 +1000,8 @@ void mrc_timer_handle(struct sock *sk)
 	} else if (!skb_queue_empty(&sk->sk_write_queue)) {
 		msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
 		mrc_send_probe(sk);
+	} else if (!skb_queue_empty(&msk->rsp_queue)) {
+		mrc_push(sk);
 	} else {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IDLE_PROBE);
 		mrc_send_probe(sk);

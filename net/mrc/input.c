@@ -95,8 +95,9 @@ void mrc_rcv_purge(struct sock *sk)
 	mrc_mem_reserve_put(sk);
 }
 
-/* Free what a WRITE's piece held for the walk in order: its status record
- * and its notification, chained by ->next.
+/* Free what a one-sided packet held for the walk in order, chained by
+ * ->next: a status record, the notification of a WRITE with immediate, a
+ * READ to serve, the end of a READ's response.
  */
 static void mrc_ofo_free_chain(struct sock *sk, struct sk_buff *skb)
 {
@@ -105,7 +106,7 @@ static void mrc_ofo_free_chain(struct sock *sk, struct sk_buff *skb)
 	for (; skb; skb = next) {
 		next = skb->next;
 		skb->next = NULL;
-		if (mrc_cb_status(mrc_cb(skb)))
+		if (mrc_cb_status(mrc_cb(skb)) || mrc_cb_read_job(mrc_cb(skb)))
 			mrc_wmem_free(sk, skb);
 		else
 			kfree_skb(skb);
@@ -240,36 +241,201 @@ static void mrc_rcv_hold(struct sock *sk, u32 psn, struct sk_buff *skb)
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IN_OFO);
 }
 
-/* Queue status record @rec for the peer, before our FIN if that has
- * not left.
- *
- * Return: 0, or -ECONNRESET when our FIN has left: the record cannot
- * follow it, the connection must end (the peer learns the outcome of its
- * operations as an error).
- */
-static int mrc_queue_status(struct sock *sk, struct sk_buff *rec)
+/* Has our FIN left (or is it queued behind nothing more may go)? */
+static bool mrc_fin_gone(struct sock *sk)
 {
 	struct sk_buff *tail = skb_peek_tail(&sk->sk_write_queue);
 
-	if (mrc_sk(sk)->fin_queued) {
-		if (!tail || !(mrc_cb(tail)->flags & MRC_CB_FIN)) {
-			mrc_wmem_free(sk, rec);
-			return -ECONNRESET;
-		}
-		__skb_queue_before(&sk->sk_write_queue, tail, rec);
-	} else {
-		__skb_queue_tail(&sk->sk_write_queue, rec);
+	return mrc_sk(sk)->fin_queued &&
+	       (!tail || !(mrc_cb(tail)->flags & MRC_CB_FIN));
+}
+
+/* Queue @skb, a status record or a piece of a READ's response, charged
+ * already, for the peer: before our FIN if that has not left.
+ *
+ * Return: 0, or -ECONNRESET when our FIN has left: nothing can follow it,
+ * the connection must end (the peer learns the outcome of its operations
+ * as an error).  @skb is freed then.
+ */
+static int mrc_queue_reply(struct sock *sk, struct sk_buff *skb)
+{
+	if (mrc_fin_gone(sk)) {
+		mrc_wmem_free(sk, skb);
+		return -ECONNRESET;
 	}
-	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_STATUS);
+	if (mrc_sk(sk)->fin_queued)
+		__skb_queue_before(&sk->sk_write_queue,
+				   skb_peek_tail(&sk->sk_write_queue), skb);
+	else
+		__skb_queue_tail(&sk->sk_write_queue, skb);
+	if (mrc_cb_status(mrc_cb(skb)))
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_STATUS);
+	return 0;
+}
+
+/* Queue status record @rec for the peer, behind the READs it waits to
+ * serve, whose responses go first (records and responses in op order).
+ *
+ * Return: 0 or the error that ends the connection (mrc_queue_reply()).
+ */
+static int mrc_queue_status(struct sock *sk, struct sk_buff *rec)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	int err = 0;
+
+	if (!skb_queue_empty(&msk->rsp_queue))
+		__skb_queue_tail(&msk->rsp_queue, rec);
+	else
+		err = mrc_queue_reply(sk, rec);
+	if (!err)
+		mrc_push(sk);
+	return err;
+}
+
+/* The walk in order passes the peer's READ (@job, struct mrc_read_job):
+ * its response goes after what we queued before, as the send buffer has
+ * room (mrc_rsp_fill(), from mrc_push()).
+ *
+ * Return: 0, or -ECONNRESET when our FIN has left: no response can go.
+ */
+static int mrc_queue_read(struct sock *sk, struct sk_buff *job)
+{
+	if (mrc_fin_gone(sk)) {
+		mrc_wmem_free(sk, job);
+		return -ECONNRESET;
+	}
+	__skb_queue_tail(&mrc_sk(sk)->rsp_queue, job);
 	mrc_push(sk);
 	return 0;
 }
 
-/* The walk in order passes a WRITE's piece, @v its mrc_ofo_write(): its
- * status record goes to the peer, unless a failure of the same operation
- * went already (one record per operation; its pieces are consecutive),
- * and the notification of a WRITE with immediate to the reader, unless
- * the operation failed.  The record comes first in the chain.
+/* Turn @skb (a READ being served, whose data has room for one) into the
+ * status record of its failure @status.
+ */
+static void mrc_read_job_fail(struct sk_buff *skb, u8 status)
+{
+	struct mrc_read_job *j = (struct mrc_read_job *)skb->data;
+	struct mrc_op_status *st;
+	u32 op_id = j->op_id;
+
+	skb_trim(skb, 0);
+	st = skb_put_zero(skb, sizeof(*st));
+	st->op_id = htonl(op_id);
+	st->status = status;
+	mrc_cb(skb)->msg_id = MRC_F_STATUS;
+	mrc_cb(skb)->len = sizeof(*st);
+}
+
+static u8 mrc_mr_status(int err)
+{
+	return err == -ENOENT ? MRC_OP_BAD_KEY :
+	       err == -EACCES ? MRC_OP_BAD_ACCESS : MRC_OP_BAD_RANGE;
+}
+
+/* The peer's READs waiting to be served whole (MRC_INFO). */
+u32 mrc_rsp_reads(struct sock *sk)
+{
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	skb_queue_walk(&mrc_sk(sk)->rsp_queue, skb)
+		n += mrc_cb_read_job(mrc_cb(skb));
+	return n;
+}
+
+/**
+ * mrc_rsp_fill() - queue the responses to the peer's READs
+ * @sk: the connection, locked
+ *
+ * Serves the READs on rsp_queue in order, copying their bytes from the
+ * pinned pages of their regions into packets at the end of the write
+ * queue while the send buffer has room (one packet at least when the
+ * write queue is empty), at most MRC_BURST_PKTS at a time; the status
+ * records queued behind a READ follow it.  A READ whose region is gone
+ * (deregistered, closed), or not readable, or too short, ends with a
+ * failure record instead of the rest of its bytes.  Without memory the
+ * rest waits for the next ACK or the timer.  Called by mrc_push().
+ *
+ * Return: 0, or the error that ends the connection (mrc_queue_reply()).
+ */
+int mrc_rsp_fill(struct sock *sk)
+{
+	size_t pkt = mrc_sk(sk)->mss - sizeof(struct mrc_rdma_ext);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff *job, *skb;
+	unsigned int built = 0;
+	int err = 0;
+
+	while (!err && (job = skb_peek(&msk->rsp_queue))) {
+		struct mrc_read_job *j = (struct mrc_read_job *)job->data;
+		struct mrc_rdma_ext *x;
+		struct mrc_skb_cb *cb;
+		u32 n;
+
+		if (mrc_cb_status(mrc_cb(job))) {
+			__skb_unlink(job, &msk->rsp_queue);
+			err = mrc_queue_reply(sk, job);
+			continue;
+		}
+		if (built >= MRC_BURST_PKTS ||
+		    (READ_ONCE(sk->sk_wmem_queued) >= READ_ONCE(sk->sk_sndbuf) &&
+		     !skb_queue_empty(&sk->sk_write_queue)))
+			break;
+		n = min_t(u32, j->len - j->done, pkt);
+		skb = alloc_skb(MRC_HEADROOM + sizeof(*x) + n, GFP_ATOMIC);
+		if (!skb)
+			break;
+		if (!sk_wmem_schedule(sk, skb->truesize)) {
+			kfree_skb(skb);
+			break;
+		}
+		skb_reserve(skb, MRC_HEADROOM);
+		x = skb_put(skb, sizeof(*x));
+		err = mrc_mr_read(sk, j->key, j->off + j->done, skb_put(skb, n),
+				  n);
+		if (err) {
+			kfree_skb(skb);
+			mrc_read_job_fail(job, mrc_mr_status(err));
+			MRC_INC_STATS(mn, MRC_MIB_READ_REFUSED);
+			err = 0;
+			continue;
+		}
+		x->rkey = 0;
+		x->roffset = 0;
+		x->op_id = htonl(j->op_id);
+		x->op_len = htonl(j->len);
+		__skb_header_release(skb);
+		cb = mrc_cb(skb);
+		memset(cb, 0, sizeof(*cb));
+		cb->flags = MRC_CB_RDMA;
+		cb->msg_id = MRC_F_RDMA | MRC_F_RESP;
+		cb->offset = j->done;
+		cb->len = n;
+		sk_wmem_queued_add(sk, skb->truesize);
+		sk_mem_charge(sk, skb->truesize);
+		err = mrc_queue_reply(sk, skb);
+		if (err)
+			break;
+		built++;
+		j->done += n;
+		msk->stats.read_bytes_out += n;
+		if (j->done == j->len) {
+			__skb_unlink(job, &msk->rsp_queue);
+			mrc_wmem_free(sk, job);
+			MRC_INC_STATS(mn, MRC_MIB_READ_SERVED);
+		}
+	}
+	return err;
+}
+
+/* The walk in order passes a one-sided packet, @v its mrc_ofo_write().
+ * A WRITE's piece: its status record goes to the peer, unless a failure
+ * of the same operation went already (one record per operation; its
+ * pieces are consecutive), and the notification of a WRITE with
+ * immediate to the reader, unless the operation failed; the record comes
+ * first in the chain.  The peer's READ: to be served.  The last piece of
+ * our READ's response: the READ's end.
  *
  * Return: 0 or the error that ends the connection (mrc_queue_status()).
  */
@@ -282,7 +448,16 @@ static int mrc_rcv_write_passed(struct sock *sk, struct sk_buff *v)
 	for (; x; x = next) {
 		next = x->next;
 		x->next = NULL;
-		if (mrc_cb_status(mrc_cb(x))) {
+		if (mrc_cb_read_end(mrc_cb(x))) {
+			if (!err)
+				mrc_op_read_end(sk, mrc_cb(x)->offset);
+			kfree_skb(x);
+		} else if (mrc_cb_read_job(mrc_cb(x))) {
+			if (err)
+				mrc_wmem_free(sk, x);
+			else
+				err = mrc_queue_read(sk, x);
+		} else if (mrc_cb_status(mrc_cb(x))) {
 			const struct mrc_op_status *st = (const void *)x->data;
 
 			if (msk->rcv_op_failed || err) {
@@ -347,20 +522,18 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued)
 	return err;
 }
 
-/* A status record for the peer: operation @op_id ended with @status.
- * Charged to the socket's send queue and the pool like a message, at
- * most twice the send buffer: the peer must take them.
+/* An skb for the peer, or for serving it, with room for @size bytes of
+ * data: a status record, a READ to serve.  Charged to the socket's send
+ * queue and the pool like a message, at most twice the send buffer: the
+ * peer must take them.
  */
-static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
-					u8 status)
+static struct sk_buff *mrc_reply_alloc(struct sock *sk, unsigned int size)
 {
-	struct mrc_op_status *st;
-	struct mrc_skb_cb *cb;
 	struct sk_buff *skb;
 
 	if (READ_ONCE(sk->sk_wmem_queued) >= 2 * READ_ONCE(sk->sk_sndbuf))
 		return NULL;
-	skb = alloc_skb(MRC_HEADROOM + sizeof(*st), GFP_ATOMIC);
+	skb = alloc_skb(MRC_HEADROOM + size, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	if (!sk_wmem_schedule(sk, skb->truesize)) {
@@ -368,17 +541,29 @@ static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
 		return NULL;
 	}
 	skb_reserve(skb, MRC_HEADROOM);
+	__skb_header_release(skb);
+	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
+	mrc_cb(skb)->flags = MRC_CB_RDMA;
+	sk_wmem_queued_add(sk, skb->truesize);
+	sk_mem_charge(sk, skb->truesize);
+	return skb;
+}
+
+/* A status record for the peer: operation @op_id ended with @status. */
+static struct sk_buff *mrc_status_alloc(struct sock *sk, u32 op_id,
+					u8 status)
+{
+	struct mrc_op_status *st;
+	struct sk_buff *skb;
+
+	skb = mrc_reply_alloc(sk, sizeof(*st));
+	if (!skb)
+		return NULL;
 	st = skb_put_zero(skb, sizeof(*st));
 	st->op_id = htonl(op_id);
 	st->status = status;
-	__skb_header_release(skb);
-	cb = mrc_cb(skb);
-	memset(cb, 0, sizeof(*cb));
-	cb->msg_id = MRC_F_STATUS;
-	cb->len = sizeof(*st);
-	cb->flags = MRC_CB_RDMA;
-	sk_wmem_queued_add(sk, skb->truesize);
-	sk_mem_charge(sk, skb->truesize);
+	mrc_cb(skb)->msg_id = MRC_F_STATUS;
+	mrc_cb(skb)->len = sizeof(*st);
 	return skb;
 }
 
@@ -413,6 +598,50 @@ static struct sk_buff *mrc_imm_alloc(struct sock *sk,
 	return skb;
 }
 
+/* A one-sided packet @skb at @psn, new and inside the window, is taken:
+ * @chain (what the walk in order does for it, mrc_rcv_write_passed()) is
+ * held with its PSN, or done now if it is rcv_nxt; @last: it ends a
+ * WRITE.  ACKs it.
+ */
+static void mrc_rcv_rdma_take(struct sock *sk, const struct sk_buff *skb,
+			      u32 psn, struct sk_buff *chain, bool last)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
+	struct mrc_sock *msk = mrc_sk(sk);
+	int err;
+
+	mrc_rcv_count(sk, ce);
+	if (psn != msk->rcv_nxt) {
+		mrc_rcv_hold(sk, psn, mrc_ofo_write(chain, last));
+	} else {
+		msk->rcv_nxt++;
+		err = mrc_rcv_write_passed(sk, mrc_ofo_write(chain, last));
+		if (!err)
+			err = mrc_rcv_in_order(sk, false);
+		if (err) {
+			mrc_conn_abort(sk, -err, true);
+			return;
+		}
+	}
+	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev),
+			  ce ? MRC_F_CE : 0);
+	if (msk->fin_rcvd && msk->fin_acked)
+		mrc_conn_done(sk);
+}
+
+/* No memory for what a one-sided packet needs: it is dropped, it comes
+ * again, and its path is not to blame.
+ */
+static void mrc_rcv_rdma_nomem(struct sock *sk, const struct sk_buff *skb,
+			       u32 psn)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+
+	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_MEM);
+	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev), MRC_F_DROP);
+}
+
 /* A WRITE's piece (DATA with MRC_F_RDMA), new and inside the window:
  * placed into its region now, whatever its order, and its PSN taken like
  * any DATA's, so that the walk in order passes it and a message sent
@@ -435,7 +664,6 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 	const struct mrc_rdma_ext *x = (const void *)(d + 1);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
 	u32 len = ntohs(d->len), op_id = ntohl(x->op_id);
 	bool last = ntohl(d->offset) + len == ntohl(x->op_len);
 	u16 flags = ntohs(d->common.flags);
@@ -462,8 +690,7 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 		/* a failed WRITE has no notification */
 		kfree_skb(imm);
 		imm = NULL;
-		status = err == -ENOENT ? MRC_OP_BAD_KEY :
-			 err == -EACCES ? MRC_OP_BAD_ACCESS : MRC_OP_BAD_RANGE;
+		status = mrc_mr_status(err);
 		if (rec)
 			((struct mrc_op_status *)rec->data)->status = status;
 		else
@@ -480,34 +707,95 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 		msk->stats.bytes_received += len;
 		msk->stats.write_bytes_in += len;
 	}
-	mrc_rcv_count(sk, ce);
 	/* what the walk in order takes: the record first */
 	if (rec)
 		rec->next = imm;
 	else
 		rec = imm;
-	if (psn != msk->rcv_nxt) {
-		mrc_rcv_hold(sk, psn, mrc_ofo_write(rec, last));
-	} else {
-		msk->rcv_nxt++;
-		err = mrc_rcv_write_passed(sk, mrc_ofo_write(rec, last));
-		if (!err)
-			err = mrc_rcv_in_order(sk, false);
-		if (err) {
-			mrc_conn_abort(sk, -err, true);
-			return;
-		}
-	}
-	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev),
-			  ce ? MRC_F_CE : 0);
-	if (msk->fin_rcvd && msk->fin_acked)
-		mrc_conn_done(sk);
+	mrc_rcv_rdma_take(sk, skb, psn, rec, last);
 	return;
 nomem:
-	/* it comes again, and its path is not to blame */
 	kfree_skb(imm);
-	MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
-	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev), MRC_F_DROP);
+	mrc_rcv_rdma_nomem(sk, skb, psn);
+}
+
+/* The peer's READ (DATA with MRC_F_READ), new and inside the window: a
+ * struct mrc_read_job for the walk in order, which queues it to be served
+ * (mrc_rsp_fill() checks the region then).  Charged like a status record;
+ * without memory for it the request is dropped, to come again.
+ */
+static void mrc_rcv_read(struct sock *sk, struct sk_buff *skb, u32 psn)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+	const struct mrc_rdma_ext *x = (const void *)(d + 1);
+	struct mrc_read_job *j;
+	struct sk_buff *job;
+
+	job = mrc_reply_alloc(sk, sizeof(*j));
+	if (!job) {
+		mrc_rcv_rdma_nomem(sk, skb, psn);
+		return;
+	}
+	j = skb_put(job, sizeof(*j));
+	j->key = be64_to_cpu(x->rkey);
+	j->off = be64_to_cpu(x->roffset);
+	j->op_id = ntohl(x->op_id);
+	j->len = ntohl(x->op_len);
+	j->done = 0;
+	mrc_cb(job)->msg_id = MRC_F_READ;
+	mrc_rcv_rdma_take(sk, skb, psn, job, false);
+}
+
+/* A piece of the response to our READ (DATA with MRC_F_RESP), new and
+ * inside the window: placed now, whatever its order, into the region the
+ * READ named, at the READ's offset there plus the piece's; the last piece
+ * ends the READ when the walk in order passes it (every byte placed), and
+ * holds an skb for that (charged to the receive buffer; without memory
+ * the piece is dropped, to come again).  A piece that matches no READ of
+ * ours in flight is counted and taken, nothing placed.  A region gone
+ * meanwhile fails the READ (ENOKEY).  Does not consume @skb.
+ */
+static void mrc_rcv_resp(struct sock *sk, struct sk_buff *skb, u32 psn)
+{
+	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
+	const struct mrc_rdma_ext *x = (const void *)(d + 1);
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 len = ntohs(d->len), off = ntohl(d->offset);
+	u32 op_id = ntohl(x->op_id), op_len = ntohl(x->op_len);
+	struct sk_buff *end = NULL;
+	struct mrc_op *op;
+	int err;
+
+	op = mrc_op_read_find(sk, op_id, op_len);
+	if (!op) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_RESP);
+		mrc_rcv_rdma_take(sk, skb, psn, NULL, false);
+		return;
+	}
+	if (off + len == op_len) {
+		end = alloc_skb(0, GFP_ATOMIC);
+		if (!end || !mrc_rmem_schedule(sk, end, psn == msk->rcv_nxt)) {
+			kfree_skb(end);
+			mrc_rcv_rdma_nomem(sk, skb, psn);
+			return;
+		}
+		memset(mrc_cb(end), 0, sizeof(struct mrc_skb_cb));
+		mrc_cb(end)->flags = MRC_CB_RDMA;
+		mrc_cb(end)->msg_id = MRC_F_RESP;
+		mrc_cb(end)->offset = op_id;
+		skb_set_owner_r(end, sk);
+	}
+	err = mrc_mr_place(sk, op->lkey, op->loff + off, skb,
+			   sizeof(struct udphdr) + MRC_RDMA_HDR_LEN, len);
+	if (err && !op->error)
+		op->error = err == -ENOENT ? ENOKEY : -err;
+	if (!err)
+		msk->stats.read_bytes_in += len;
+	/* not a WRITE's: its end is the chain's (rcv_op_failed is the
+	 * peer's WRITEs', whose pieces ours may come between)
+	 */
+	mrc_rcv_rdma_take(sk, skb, psn, end, false);
 }
 
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
@@ -563,6 +851,14 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	if (msk->rcv_ofo[slot]) {
 		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
 		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+		goto drop;
+	}
+	if (ntohs(d->common.flags) & MRC_F_READ) {
+		mrc_rcv_read(sk, skb, psn);
+		goto drop;
+	}
+	if (ntohs(d->common.flags) & MRC_F_RESP) {
+		mrc_rcv_resp(sk, skb, psn);
 		goto drop;
 	}
 	if (ntohs(d->common.flags) & MRC_F_RDMA) {

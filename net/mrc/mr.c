@@ -25,9 +25,9 @@
 
 static void mrc_mr_unpin(struct mrc_mr *mr, unsigned long npages)
 {
-	/* what the peer may have written is dirty */
+	/* what the peer or our READs may have written is dirty */
 	unpin_user_pages_dirty_lock(mr->pages, npages,
-				    mr->access & MRC_MR_REMOTE_WRITE);
+				    mr->access & MRC_MR_LOCAL_WRITE);
 }
 
 /* Process context: unpinning may sleep (the page lock of a dirty page). */
@@ -60,7 +60,7 @@ static int mrc_mr_pin(struct mrc_mr *mr)
 	unsigned long done = 0;
 	int n;
 
-	if (mr->access & MRC_MR_REMOTE_WRITE)
+	if (mr->access & MRC_MR_LOCAL_WRITE)
 		gup |= FOLL_WRITE;
 	while (done < mr->npages) {
 		n = pin_user_pages_fast((mr->addr & PAGE_MASK) +
@@ -118,7 +118,10 @@ int mrc_mr_register(struct sock *sk, struct mrc_mr_reg *reg)
 		goto uncharge;
 	mr->addr = reg->addr;
 	mr->len = reg->len;
+	/* what the peer may write we write too: pinned for writing */
 	mr->access = reg->access;
+	if (reg->access & MRC_MR_REMOTE_WRITE)
+		mr->access |= MRC_MR_LOCAL_WRITE;
 	mr->npages = npages;
 	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages),
 				   GFP_KERNEL_ACCOUNT);
@@ -218,6 +221,69 @@ void mrc_mr_release_all(struct sock *sk)
 	xa_destroy(&msk->mrs);
 }
 
+/* The region of @sk with @key if it allows @access (MRC_MR_LOCAL_WRITE:
+ * our READs' bytes) to @n bytes at @off: 0 and *@mrp, or -ENOENT when no
+ * region of the
+ * connection has @key, -EACCES, -ERANGE.  The table changes only under
+ * the socket lock (mrc_mr_register(), mrc_mr_deregister(), close), so the
+ * region found stays pinned while the caller holds it, and nothing is
+ * placed into (or read from) a region after its deregistration returns.
+ */
+static int mrc_mr_find(struct sock *sk, u64 key, u32 access, u64 off, u64 n,
+		       struct mrc_mr **mrp)
+{
+	u32 idx = mrc_mr_key_idx(key);
+	struct mrc_mr *mr;
+
+	mr = idx ? xa_load(&mrc_sk(sk)->mrs, idx) : NULL;
+	if (!mr || mr->key != key)
+		return -ENOENT;
+	if ((mr->access & access) != access)
+		return -EACCES;
+	if (!mrc_mr_range_ok(mr->len, off, n))
+		return -ERANGE;
+	*mrp = mr;
+	return 0;
+}
+
+/* Copy @len bytes between @buf (or @skb from @skb_off) and @mr from @off,
+ * checked to lie inside it: into the region when @in.
+ */
+static int mrc_mr_copy(struct mrc_mr *mr, u64 off, const struct sk_buff *skb,
+		       int skb_off, void *buf, u32 len, bool in)
+{
+	/* from the first page's start: the region need not be aligned */
+	u64 pos = offset_in_page(mr->addr) + off;
+
+	while (len) {
+		struct page *page = mr->pages[pos >> PAGE_SHIFT];
+		unsigned int in_page = offset_in_page(pos);
+		unsigned int n = min_t(u32, len, PAGE_SIZE - in_page);
+		void *p = kmap_local_page(page);
+		int err = 0;
+
+		if (!in)
+			memcpy(buf, p + in_page, n);
+		else if (skb)
+			err = skb_copy_bits(skb, skb_off, p + in_page, n);
+		else
+			memcpy(p + in_page, buf, n);
+		kunmap_local(p);
+		/* the bytes were checked to be in the packet */
+		if (WARN_ON_ONCE(err))
+			return err;
+		if (in)
+			flush_dcache_page(page);
+		pos += n;
+		if (skb)
+			skb_off += n;
+		else
+			buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /**
  * mrc_mr_write() - place a WRITE's piece into a region of its connection
  * @sk: the connection, locked (softirq, or its owner's backlog)
@@ -227,11 +293,6 @@ void mrc_mr_release_all(struct sock *sk)
  * @off: where in @skb the piece's bytes start
  * @len: its bytes
  *
- * The table changes only under the socket lock (mrc_mr_register(),
- * mrc_mr_deregister(), close), so the region found stays pinned while
- * the bytes are copied, and nothing is placed into a region after its
- * deregistration returns.
- *
  * Return: 0 when the bytes are in place; -ENOENT when no region of the
  * connection has @key, -EACCES when it is not remotely writable, -ERANGE
  * when the bytes would pass its end: nothing was written.
@@ -239,35 +300,67 @@ void mrc_mr_release_all(struct sock *sk)
 int mrc_mr_write(struct sock *sk, u64 key, u64 roff,
 		 const struct sk_buff *skb, int off, u32 len)
 {
-	u32 idx = mrc_mr_key_idx(key);
 	struct mrc_mr *mr;
-	u64 pos;
+	int err = mrc_mr_find(sk, key, MRC_MR_REMOTE_WRITE, roff, len, &mr);
 
-	mr = idx ? xa_load(&mrc_sk(sk)->mrs, idx) : NULL;
-	if (!mr || mr->key != key)
-		return -ENOENT;
-	if (!(mr->access & MRC_MR_REMOTE_WRITE))
-		return -EACCES;
-	if (!mrc_mr_range_ok(mr->len, roff, len))
-		return -ERANGE;
+	return err ?: mrc_mr_copy(mr, roff, skb, off, NULL, len, true);
+}
 
-	/* from the first page's start: the region need not be aligned */
-	pos = offset_in_page(mr->addr) + roff;
-	while (len) {
-		struct page *page = mr->pages[pos >> PAGE_SHIFT];
-		unsigned int in_page = offset_in_page(pos);
-		unsigned int n = min_t(u32, len, PAGE_SIZE - in_page);
-		void *to = kmap_local_page(page);
-		int err = skb_copy_bits(skb, off, to + in_page, n);
+/**
+ * mrc_mr_place() - place a piece of our READ's response into the region
+ * the READ named
+ * @sk: the connection, locked
+ * @key: the region's key, from the READ
+ * @off: where in the region the piece starts
+ * @skb: the packet
+ * @skb_off: where in @skb the piece's bytes start
+ * @len: its bytes
+ *
+ * Return: 0, -ENOENT (the region is gone), -EACCES or -ERANGE (neither
+ * when the READ was sent, mrc_mr_local()): nothing written.
+ */
+int mrc_mr_place(struct sock *sk, u64 key, u64 off,
+		 const struct sk_buff *skb, int skb_off, u32 len)
+{
+	struct mrc_mr *mr;
+	int err = mrc_mr_find(sk, key, MRC_MR_LOCAL_WRITE, off, len, &mr);
 
-		kunmap_local(to);
-		/* the bytes were checked to be in the packet */
-		if (WARN_ON_ONCE(err))
-			return err;
-		flush_dcache_page(page);
-		pos += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
+	return err ?: mrc_mr_copy(mr, off, skb, skb_off, NULL, len, true);
+}
+
+/**
+ * mrc_mr_read() - copy bytes of a region the peer reads
+ * @sk: the connection, locked
+ * @key: the region's key, from the peer's READ
+ * @off: where in it the bytes start
+ * @to: where they go
+ * @len: their number
+ *
+ * Return: 0, -ENOENT, -EACCES (not remotely readable) or -ERANGE.
+ */
+int mrc_mr_read(struct sock *sk, u64 key, u64 off, void *to, u32 len)
+{
+	struct mrc_mr *mr;
+	int err = mrc_mr_find(sk, key, MRC_MR_REMOTE_READ, off, len, &mr);
+
+	return err ?: mrc_mr_copy(mr, off, NULL, 0, to, len, false);
+}
+
+/**
+ * mrc_mr_local() - may a READ of ours put @len bytes at @off of region @key?
+ * @sk: the socket, locked
+ * @key: one of its regions' keys
+ * @off: where the first byte goes
+ * @len: the bytes
+ *
+ * Return: 0, -ENOKEY (no region of the socket has @key), -EACCES (it was
+ * registered with neither MRC_MR_LOCAL_WRITE nor MRC_MR_REMOTE_WRITE: its
+ * pages were not pinned for writing) or -ERANGE.
+ */
+int mrc_mr_local(struct sock *sk, u64 key, u64 off, u64 len)
+{
+	struct mrc_mr *mr;
+	int err = mrc_mr_find(sk, key, MRC_MR_LOCAL_WRITE, off, len, &mr);
+
+	return err == -ENOENT ? -ENOKEY : err;
 }

@@ -20,14 +20,17 @@
 #define MRC_MR_IDX_BITS		16
 #define MRC_MR_IDX_MASK		((1ULL << MRC_MR_IDX_BITS) - 1)
 
-#define MRC_MR_ACCESS_ALL	(MRC_MR_REMOTE_WRITE | MRC_MR_REMOTE_READ)
+#define MRC_MR_ACCESS_ALL	(MRC_MR_REMOTE_WRITE | MRC_MR_REMOTE_READ | \
+				 MRC_MR_LOCAL_WRITE)
 
 /**
  * struct mrc_mr - one registered memory region
  * @key: its key (mrc_mr_key())
  * @addr: its first byte, in the registrant's address space
  * @len: its bytes
- * @access: MRC_MR_REMOTE_WRITE and/or MRC_MR_REMOTE_READ
+ * @access: MRC_MR_REMOTE_WRITE, MRC_MR_REMOTE_READ, MRC_MR_LOCAL_WRITE
+ *          (set with MRC_MR_REMOTE_WRITE too: its pages are pinned for
+ *          writing)
  * @npages: pages pinned, @pages' length
  * @pages: the pinned pages, in address order
  * @mm: whose pinned_vm they are charged to (mmgrab()ed)

@@ -60,7 +60,7 @@ static void mrc_mr_check_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_mr_check(&reg, &n), -EINVAL);
 	reg = reg_of(0x10000, 100, 0);				/* no right */
 	KUNIT_EXPECT_EQ(test, mrc_mr_check(&reg, &n), -EINVAL);
-	reg = reg_of(0x10000, 100, 0x4 | MRC_MR_REMOTE_READ);	/* unknown */
+	reg = reg_of(0x10000, 100, 0x8 | MRC_MR_REMOTE_READ);	/* unknown */
 	KUNIT_EXPECT_EQ(test, mrc_mr_check(&reg, &n), -EINVAL);
 	reg = reg_of(0x10000, 100, MRC_MR_REMOTE_READ);
 	reg.flags = 1;

@@ -12,6 +12,11 @@
  * record; we ask for one every MRC_OPS_MAX / 4 operations whatever the
  * application asked, so that the ring never fills with operations
  * nobody will hear about.
+ *
+ * A READ needs no record when it succeeds: the last piece of its response
+ * ends it when the walk in order passes it (mrc_op_read_end()), every
+ * byte placed, in the same order as records (the peer serves READs and
+ * sends records in op_id order, in one stream).
  */
 #include <net/sock.h>
 
@@ -100,6 +105,22 @@ void mrc_op_add(struct sock *sk, u64 cookie, u32 flags)
 	msk->op_end++;
 }
 
+/**
+ * mrc_op_add_read() - a READ request is queued
+ * @sk: the socket, locked, with room (mrc_op_room())
+ * @rd: the READ, its local region checked (mrc_mr_local())
+ */
+void mrc_op_add_read(struct sock *sk, const struct mrc_read *rd)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_op *op = mrc_op_at(msk, msk->op_end);
+
+	mrc_op_add(sk, rd->cookie, rd->flags | MRC_OP_READ);
+	op->lkey = rd->local_key;
+	op->loff = rd->local_offset;
+	op->len = rd->len;
+}
+
 /* Pass over the outcomes nobody reads (successes not signaled) at the
  * head; wake a writer that waited for room if there is some now.
  */
@@ -137,6 +158,7 @@ void mrc_op_status(struct sock *sk, u32 op_id, u8 status)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_op *op;
 
 	/* the oldest waiting operation or a later one we sent */
 	if (!msk->ops || op_id - msk->op_done >= msk->op_end - msk->op_done) {
@@ -144,8 +166,55 @@ void mrc_op_status(struct sock *sk, u32 op_id, u8 status)
 		return;
 	}
 	MRC_INC_STATS(mn, MRC_MIB_IN_STATUS);
+	/* the ones before it got no record: they succeeded; a READ may
+	 * have failed here already
+	 */
+	op = mrc_op_at(msk, op_id);
+	if (status != MRC_OP_OK || !(op->flags & MRC_OP_READ))
+		op->error = mrc_op_errno[status];
+	mrc_op_settle(sk, op_id + 1);
+}
+
+/**
+ * mrc_op_read_find() - the READ a piece of a response is for
+ * @sk: the connection, locked
+ * @op_id: the piece's op_id
+ * @len: its op_len, the READ's length
+ *
+ * Return: the READ, whose outcome is not known yet, or NULL when @op_id
+ * names no such READ of @len bytes.
+ */
+struct mrc_op *mrc_op_read_find(struct sock *sk, u32 op_id, u32 len)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_op *op;
+
+	if (!msk->ops || op_id - msk->op_done >= msk->op_end - msk->op_done)
+		return NULL;
+	op = mrc_op_at(msk, op_id);
+	if (!(op->flags & MRC_OP_READ) || op->len != len)
+		return NULL;
+	return op;
+}
+
+/**
+ * mrc_op_read_end() - the walk in order passed the last piece of READ
+ * @op_id's response: its outcome, and that of every older operation
+ * @sk: the connection, locked
+ * @op_id: the READ, found by mrc_op_read_find() when the piece came
+ */
+void mrc_op_read_end(struct sock *sk, u32 op_id)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	/* a status record (from a lying peer) ended it meanwhile */
+	if (op_id - msk->op_done >= msk->op_end - msk->op_done) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_RESP);
+		return;
+	}
+	MRC_INC_STATS(mn, MRC_MIB_READ_DONE);
 	/* the ones before it got no record: they succeeded */
-	mrc_op_at(msk, op_id)->error = mrc_op_errno[status];
 	mrc_op_settle(sk, op_id + 1);
 }
 

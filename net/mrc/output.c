@@ -365,7 +365,8 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 				     msk->evset.evs[cb->evi].port, port);
 		msk->stats.retrans++;
 		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
-	} else if ((cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_RDMA)) {
+	} else if ((cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_RDMA) &&
+		   !(cb->msg_id & (MRC_F_READ | MRC_F_RESP))) {
 		MRC_INC_STATS(mn, MRC_MIB_OUT_WRITE);
 	}
 	cb->tx_count++;
@@ -810,7 +811,9 @@ static void mrc_rescue_head(struct sock *sk)
  * write queue, while the congestion window, the peer's receive window
  * and the PSN window have room, and at most MRC_BURST_PKTS at a time:
  * the rest goes as ACKs come back, so a large message or an opening
- * window does not leave as one line-rate burst.
+ * window does not leave as one line-rate burst.  The responses to the
+ * peer's READs join the write queue first (mrc_rsp_fill()); our FIN waits
+ * for them.
  */
 void mrc_push(struct sock *sk)
 {
@@ -822,6 +825,14 @@ void mrc_push(struct sock *sk)
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
 	    sk->sk_state != TCP_FIN_WAIT1)
 		return;
+	if (!skb_queue_empty(&msk->rsp_queue)) {
+		int err = mrc_rsp_fill(sk);
+
+		if (err) {
+			mrc_conn_abort(sk, -err, true);
+			return;
+		}
+	}
 
 	while (msk->lost_cnt && msk->in_flight < msk->cc.cwnd &&
 	       n++ < MRC_BURST_PKTS) {
@@ -840,6 +851,10 @@ void mrc_push(struct sock *sk)
 			break;
 		}
 		if (msk->in_flight >= msk->cc.cwnd || n++ >= MRC_BURST_PKTS)
+			break;
+		/* the FIN goes after every response to the peer's READs */
+		if ((mrc_cb(skb)->flags & MRC_CB_FIN) &&
+		    !skb_queue_empty(&msk->rsp_queue))
 			break;
 		/* The peer's window, with one exception: when nothing is in
 		 * flight and the window is open at all, one packet may go even
@@ -866,6 +881,7 @@ void mrc_push(struct sock *sk)
 	}
 
 out:
-	if (sent || !skb_queue_empty(&sk->sk_write_queue))
+	if (sent || !skb_queue_empty(&sk->sk_write_queue) ||
+	    !skb_queue_empty(&msk->rsp_queue))
 		mrc_timer_arm(sk);
 }

@@ -149,22 +149,65 @@ static inline struct sk_buff *mrc_ofo_record(const struct sk_buff *v)
 				  ~(MRC_OFO_WRITE | MRC_OFO_WRITE_LAST));
 }
 
+/* struct mrc_op.flags beside the application's: the operation is a READ */
+#define MRC_OP_READ	0x80000000U
+
 /**
  * struct mrc_op - a one-sided operation this socket sent
- * @cookie: struct mrc_write.cookie
- * @flags: struct mrc_write.flags
- * @error: once its outcome is known: 0 or a positive errno
+ * @cookie: struct mrc_write.cookie or mrc_read.cookie
+ * @lkey: a READ: the local region its bytes go into
+ * @loff: a READ: where in it the first goes
+ * @len: a READ: its bytes
+ * @flags: struct mrc_write.flags or mrc_read.flags, MRC_OP_READ
+ * @error: once its outcome is known: 0 or a positive errno; a READ's
+ *         response that could not be placed sets it before
  */
 struct mrc_op {
 	u64	cookie;
+	u64	lkey;
+	u64	loff;
+	u32	len;
 	u32	flags;
 	s32	error;
 };
 
-/* Sender: is @cb's packet a status record? */
+/**
+ * struct mrc_read_job - the peer's READ, taken in order, being served:
+ * the data of an skb on the responder's rsp_queue
+ * @key: the region it reads
+ * @off: where in it the first byte is
+ * @op_id: the peer's number of the READ
+ * @len: its bytes
+ * @done: the bytes queued for the peer so far
+ */
+struct mrc_read_job {
+	u64	key;
+	u64	off;
+	u32	op_id;
+	u32	len;
+	u32	done;
+};
+
+/* Sender (and the skbs a one-sided packet holds for the walk in order):
+ * is @cb's packet a status record?
+ */
 static inline bool mrc_cb_status(const struct mrc_skb_cb *cb)
 {
 	return (cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_STATUS);
+}
+
+/* A READ being served (struct mrc_read_job its data)? */
+static inline bool mrc_cb_read_job(const struct mrc_skb_cb *cb)
+{
+	return (cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_READ);
+}
+
+/* The end of a READ's response, held for the walk in order (cb->offset:
+ * the READ's op_id)?
+ */
+static inline bool mrc_cb_read_end(const struct mrc_skb_cb *cb)
+{
+	return (cb->flags & MRC_CB_RDMA) && cb->msg_id == MRC_F_RESP;
 }
 
 static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
@@ -206,10 +249,13 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @snd_una: oldest unacknowledged PSN
  * @snd_nxt: next PSN to transmit for the first time
  * @snd_msg_id: number of the next message to queue
- * @snd_op_id: number of the next one-sided operation (WRITE) to queue
+ * @snd_op_id: number of the next one-sided operation (WRITE, READ) to queue
  * @ops: the operations sent, by op_id % MRC_OPS_MAX: [@op_read, @op_done)
  *       have their outcome, to be read if failed or signaled, [@op_done,
- *       @op_end) wait for it; allocated at the first WRITE (NULL before)
+ *       @op_end) wait for it; allocated at the first one (NULL before)
+ * @rsp_queue: the peer's READs taken in order and not yet served whole
+ *             (struct mrc_read_job), and the status records queued after
+ *             them, in order; their skbs charged like packets queued
  * @op_read: oldest operation whose completion is not read (or skipped)
  * @op_done: oldest operation whose outcome is not known
  * @op_end: one past the newest operation (its first piece queued)
@@ -358,6 +404,7 @@ struct mrc_sock {
 	u32			snd_msg_id;
 	u32			snd_op_id;
 	struct mrc_op		*ops;
+	struct sk_buff_head	rsp_queue;
 	u32			op_read;
 	u32			op_done;
 	u32			op_end;
@@ -444,6 +491,9 @@ struct mrc_sock {
 		u64	writes_sent;
 		u64	write_bytes_in;
 		u64	write_refused;
+		u64	reads_sent;
+		u64	read_bytes_in;
+		u64	read_bytes_out;
 	} stats;
 
 	struct xarray		mrs;
@@ -673,6 +723,10 @@ int mrc_mr_deregister(struct sock *sk, u64 key);
 void mrc_mr_release_all(struct sock *sk);
 int mrc_mr_write(struct sock *sk, u64 key, u64 roff,
 		 const struct sk_buff *skb, int off, u32 len);
+int mrc_mr_place(struct sock *sk, u64 key, u64 off,
+		 const struct sk_buff *skb, int skb_off, u32 len);
+int mrc_mr_read(struct sock *sk, u64 key, u64 off, void *to, u32 len);
+int mrc_mr_local(struct sock *sk, u64 key, u64 off, u64 len);
 void mrc_recv_consume(struct sock *sk, unsigned int nfull, size_t off);
 
 /* op.c */
@@ -680,7 +734,10 @@ bool mrc_op_room(const struct sock *sk);
 int mrc_op_alloc(struct sock *sk);
 bool mrc_op_report(const struct sock *sk, u32 flags);
 void mrc_op_add(struct sock *sk, u64 cookie, u32 flags);
+void mrc_op_add_read(struct sock *sk, const struct mrc_read *rd);
 void mrc_op_status(struct sock *sk, u32 op_id, u8 status);
+struct mrc_op *mrc_op_read_find(struct sock *sk, u32 op_id, u32 len);
+void mrc_op_read_end(struct sock *sk, u32 op_id);
 void mrc_op_end_all(struct sock *sk, int err);
 bool mrc_op_pending(const struct sock *sk);
 int mrc_op_recv_completions(struct sock *sk, struct msghdr *msg);
@@ -738,6 +795,8 @@ void mrc_send_ev_probe(struct sock *sk, u16 evi);
 /* input.c */
 int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
 int mrc_backlog_rcv(struct sock *sk, struct sk_buff *skb);
+int mrc_rsp_fill(struct sock *sk);
+u32 mrc_rsp_reads(struct sock *sk);
 u32 mrc_rcv_window(const struct sock *sk);
 void mrc_rcv_purge(struct sock *sk);
 void mrc_ofo_purge(struct sock *sk);

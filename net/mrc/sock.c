@@ -35,6 +35,7 @@ void mrc_sock_init_fields(struct sock *sk)
 	INIT_LIST_HEAD(&msk->accept_node);
 	mutex_init(&msk->send_lock);
 	xa_init_flags(&msk->mrs, XA_FLAGS_ALLOC);
+	__skb_queue_head_init(&msk->rsp_queue);
 	mrc_timer_init(sk);
 	rcu_read_lock();
 	s = mrc_settings(mrc_sk_pernet(sk));
@@ -773,31 +774,91 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	return err;
 }
 
-/* The control messages of a sendmsg: a WRITE (MRC_CMSG_WRITE) fills
- * @wr and returns 1; none, 0; a malformed or unknown one, -EINVAL.
+/* Queue READ @rd: one empty packet asks the peer for the bytes, which
+ * its response places into our region when they come.  The local region
+ * is checked once the socket has room for the request, and again as each
+ * piece comes (it may be deregistered meanwhile: the READ fails, ENOKEY).
+ */
+static int mrc_send_read(struct sock *sk, const struct mrc_read *rd,
+			 long timeo)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct sk_buff_head list;
+	struct mrc_rdma_ext *x;
+	struct sk_buff *skb;
+	int err;
+
+	err = mrc_wait_for_space(sk, &timeo, false);
+	if (err)
+		return err;
+	err = mrc_mr_local(sk, rd->local_key, rd->local_offset, rd->len);
+	if (err)
+		return err;
+	skb = alloc_skb(MRC_HEADROOM + sizeof(*x), sk->sk_allocation);
+	if (!skb)
+		return -ENOBUFS;
+	skb_reserve(skb, MRC_HEADROOM);
+	x = skb_put(skb, sizeof(*x));
+	x->rkey = cpu_to_be64(rd->key);
+	x->roffset = cpu_to_be64(rd->offset);
+	x->op_id = htonl(msk->snd_op_id);
+	x->op_len = htonl(rd->len);
+	__skb_header_release(skb);
+	memset(mrc_cb(skb), 0, sizeof(struct mrc_skb_cb));
+	mrc_cb(skb)->flags = MRC_CB_RDMA;
+	mrc_cb(skb)->msg_id = MRC_F_RDMA | MRC_F_READ;
+	__skb_queue_head_init(&list);
+	__skb_queue_tail(&list, skb);
+	err = mrc_queue_list(sk, &list, &timeo, false);
+	if (err) {
+		__skb_queue_purge(&list);
+		return err;
+	}
+	mrc_op_add_read(sk, rd);
+	msk->snd_op_id++;
+	msk->stats.reads_sent++;
+	mrc_push(sk);
+	return 0;
+}
+
+/* The control messages of a sendmsg: a WRITE (MRC_CMSG_WRITE) fills @wr,
+ * a READ (MRC_CMSG_READ) @rd; returns its type, or 0 for none, -EINVAL
+ * for a malformed or unknown one, or more than one.
  */
 static int mrc_send_cmsgs(struct msghdr *msg, size_t len,
-			  struct mrc_write *wr)
+			  struct mrc_write *wr, struct mrc_read *rd)
 {
 	struct cmsghdr *cmsg;
 	int found = 0;
 
 	for_each_cmsghdr(cmsg, msg) {
 		if (!CMSG_OK(msg, cmsg) || cmsg->cmsg_level != SOL_MRC ||
-		    cmsg->cmsg_type != MRC_CMSG_WRITE ||
-		    cmsg->cmsg_len != CMSG_LEN(sizeof(*wr)) || found)
+		    found)
 			return -EINVAL;
-		memcpy(wr, CMSG_DATA(cmsg), sizeof(*wr));
-		if ((wr->flags & ~(MRC_WRITE_SIGNAL | MRC_WRITE_IMM)) ||
-		    (wr->imm && !(wr->flags & MRC_WRITE_IMM)))
+		if (cmsg->cmsg_type == MRC_CMSG_WRITE &&
+		    cmsg->cmsg_len == CMSG_LEN(sizeof(*wr))) {
+			memcpy(wr, CMSG_DATA(cmsg), sizeof(*wr));
+			if ((wr->flags & ~(MRC_WRITE_SIGNAL | MRC_WRITE_IMM)) ||
+			    (wr->imm && !(wr->flags & MRC_WRITE_IMM)))
+				return -EINVAL;
+			/* the last byte's offset must not wrap: the peer
+			 * would drop every piece after it (mrc_hdr_check())
+			 */
+			if (wr->offset + len < wr->offset)
+				return -EINVAL;
+		} else if (cmsg->cmsg_type == MRC_CMSG_READ &&
+			   cmsg->cmsg_len == CMSG_LEN(sizeof(*rd))) {
+			memcpy(rd, CMSG_DATA(cmsg), sizeof(*rd));
+			/* the bytes come into a region, not from the iov */
+			if ((rd->flags & ~MRC_READ_SIGNAL) || len ||
+			    rd->len > MRC_READ_LEN_MAX ||
+			    rd->offset + rd->len < rd->offset)
+				return -EINVAL;
+		} else {
 			return -EINVAL;
-		found = 1;
+		}
+		found = cmsg->cmsg_type;
 	}
-	/* the last byte's offset must not wrap: the peer would drop every
-	 * piece after it (mrc_hdr_check())
-	 */
-	if (found && wr->offset + len < wr->offset)
-		return -EINVAL;
 	return found;
 }
 
@@ -807,6 +868,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_write wr;
+	struct mrc_read rd;
 	u32 max_msg;
 	long timeo;
 	int err, op;
@@ -815,7 +877,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return -EOPNOTSUPP;
 	if (msg->msg_name)
 		return sk->sk_state == TCP_LISTEN ? -EOPNOTSUPP : -EISCONN;
-	op = mrc_send_cmsgs(msg, len, &wr);
+	op = mrc_send_cmsgs(msg, len, &wr, &rd);
 	if (op < 0)
 		return op;
 	rcu_read_lock();
@@ -859,7 +921,10 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (err)
 			goto out;
 	}
-	err = mrc_send_message(sk, msg, len, op ? &wr : NULL, timeo);
+	if (op == MRC_CMSG_READ)
+		err = mrc_send_read(sk, &rd, timeo);
+	else
+		err = mrc_send_message(sk, msg, len, op ? &wr : NULL, timeo);
 	if (err)
 		goto out;
 	err = len;
@@ -1401,6 +1466,12 @@ static void mrc_fill_info(struct sock *sk, struct mrc_info *info)
 	info->mrci_writes_sent = msk->stats.writes_sent;
 	info->mrci_write_bytes_in = msk->stats.write_bytes_in;
 	info->mrci_write_refused = msk->stats.write_refused;
+	info->mrci_reads_sent = msk->stats.reads_sent;
+	info->mrci_read_bytes_in = msk->stats.read_bytes_in;
+	info->mrci_read_bytes_out = msk->stats.read_bytes_out;
+	info->mrci_ops_waiting = msk->op_end - msk->op_done;
+	info->mrci_ops_unread = msk->op_done - msk->op_read;
+	info->mrci_reads_queued = mrc_rsp_reads(sk);
 }
 
 /* MRC_MR_REG: the request in, its key out, in the caller's buffer. */

@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	6
+#define MRC_WIRE_VERSION	7
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -47,9 +47,16 @@ enum mrc_pkt_type {
 				 * of a WRITE with immediate; struct
 				 * mrc_imm_ext follows struct mrc_rdma_ext
 				 */
+#define MRC_F_READ	0x0200	/* DATA, with MRC_F_RDMA: a READ request,
+				 * no payload: the receiver sends op_len
+				 * bytes of its region from roffset on
+				 */
+#define MRC_F_RESP	0x0400	/* DATA, with MRC_F_RDMA: a piece of the
+				 * response to the receiver's READ op_id
+				 */
 #define MRC_F_KNOWN	(MRC_F_FIN | MRC_F_CE | MRC_F_REFUSED | MRC_F_PROBE | \
 			 MRC_F_DROP | MRC_F_RDMA | MRC_F_STATUS | MRC_F_REPORT | \
-			 MRC_F_IMM)
+			 MRC_F_IMM | MRC_F_READ | MRC_F_RESP)
 
 /* Flags of an ACK's extra echoes (struct mrc_ack_echo). */
 #define MRC_ECHO_F_CE	0x0001	/* the echoed packet arrived CE-marked */
@@ -105,17 +112,23 @@ struct mrc_data_hdr {
 };
 
 /**
- * struct mrc_rdma_ext - where a WRITE's piece goes (DATA with MRC_F_RDMA)
- * @rkey: the key of the receiver's region
- * @roffset: where in that region the piece's first byte goes
+ * struct mrc_rdma_ext - where a one-sided packet's bytes go (DATA with
+ * MRC_F_RDMA)
+ * @rkey: the key of the receiver's region; 0 in a READ's response
+ * @roffset: where in that region the piece's first byte goes (a READ
+ *           request: the first byte to read); 0 in a READ's response
  * @op_id: the operation's number, consecutive from the connection's start
+ *         (a READ's response: the number of the receiver's READ)
  * @op_len: the operation's length
  *
  * A piece of a WRITE follows its DATA header; the DATA header's msg_id
  * and msg_len are zero and its offset is the piece's offset in the
  * operation.  It is not part of the message stream: it is placed as it
  * arrives, and takes a PSN like any DATA, so it is delivered once and
- * before every message sent after it.
+ * before every message sent after it.  A READ request (MRC_F_READ) is one
+ * empty packet; the pieces of its response (MRC_F_RESP) go in the
+ * responder's stream, like a WRITE's into the region its requester named
+ * for it (the requester knows which: the op_id).
  */
 struct mrc_rdma_ext {
 	__be64	rkey;
@@ -391,15 +404,21 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 		u16 kind;
 
 		if (flags & ~(MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS |
-			      MRC_F_REPORT | MRC_F_IMM))
+			      MRC_F_REPORT | MRC_F_IMM | MRC_F_READ |
+			      MRC_F_RESP))
 			return MRC_HDR_BAD_FLAGS;
-		/* of one kind: a FIN, a WRITE's piece or a status record;
-		 * a report asked for and an immediate by a WRITE's piece
+		/* of one kind: a FIN, a one-sided packet or a status record;
+		 * a one-sided packet a WRITE's piece (a report asked for, an
+		 * immediate), a READ request or a response's piece
 		 */
 		kind = flags & (MRC_F_FIN | MRC_F_RDMA | MRC_F_STATUS);
 		if ((kind & (kind - 1)) ||
-		    ((flags & (MRC_F_REPORT | MRC_F_IMM)) &&
-		     !(flags & MRC_F_RDMA)))
+		    ((flags & (MRC_F_REPORT | MRC_F_IMM | MRC_F_READ |
+			       MRC_F_RESP)) && !(flags & MRC_F_RDMA)))
+			return MRC_HDR_BAD_FLAGS;
+		kind = flags & (MRC_F_REPORT | MRC_F_IMM | MRC_F_READ |
+				MRC_F_RESP);
+		if ((flags & (MRC_F_READ | MRC_F_RESP)) && (kind & (kind - 1)))
 			return MRC_HDR_BAD_FLAGS;
 		if (!d->ack_lost_ev && d->ack_lost_seq)
 			return MRC_HDR_BAD_FIELD;
@@ -430,6 +449,18 @@ static inline enum mrc_hdr_verdict mrc_hdr_check(const void *data,
 			if ((flags & MRC_F_IMM) &&
 			    ((const struct mrc_imm_ext *)(x + 1))->reserved)
 				return MRC_HDR_BAD_FIELD;
+			if ((flags & MRC_F_RESP) && (x->rkey || x->roffset))
+				return MRC_HDR_BAD_FIELD;
+			/* a request: no payload, its bytes inside 64-bit
+			 * offsets
+			 */
+			if (flags & MRC_F_READ) {
+				roff = be64_to_cpu(x->roffset);
+				if (plen || off ||
+				    roff + be32_to_cpu(x->op_len) < roff)
+					return MRC_HDR_BAD_LEN;
+				break;
+			}
 			/* a piece lies inside its operation and its bytes
 			 * inside 64-bit offsets; an empty operation is one
 			 * empty piece

@@ -677,6 +677,119 @@ static void mrc_hdr_reads_imm_within_len(struct kunit *test)
 	mrc_hdr_check_each_len(test, full, mrc_imm_build(full, 8, 0, 8, 3));
 }
 
+/* A READ request: @op_len bytes from @roff of the receiver's region. */
+static unsigned int mrc_read_build(u8 *buf, u32 op_len, u64 roff)
+{
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	unsigned int len = mrc_rdma_build(buf, 0, 0, op_len, roff);
+
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_READ);
+	return len;
+}
+
+/* A piece of a READ's response: @plen bytes at @off of @op_len. */
+static unsigned int mrc_resp_build(u8 *buf, u16 plen, u32 off, u32 op_len)
+{
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf;
+	struct mrc_rdma_ext *x = (struct mrc_rdma_ext *)(d + 1);
+	unsigned int len = mrc_rdma_build(buf, plen, off, op_len, 0);
+
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_RESP);
+	x->rkey = 0;
+	return len;
+}
+
+static void mrc_hdr_checks_read(struct kunit *test)
+{
+	u8 buf_read[128];
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf_read;
+	unsigned int len;
+
+	len = mrc_read_build(buf_read, 1U << 30, 4096);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_OK);
+	len = mrc_read_build(buf_read, 0, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_OK);
+	/* its bytes wrap around 2^64 */
+	len = mrc_read_build(buf_read, 2, ~0ULL);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_read_build(buf_read, 1, ~0ULL);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_read_build(buf_read, 1, ~0ULL - 1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_OK);
+	/* a request carries no bytes and starts at 0 */
+	len = mrc_rdma_build(buf_read, 16, 0, 16, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_READ);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_read_build(buf_read, 16, 0);
+	d->offset = cpu_to_be32(4);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* of one kind: not with a report, an immediate or a response */
+	len = mrc_read_build(buf_read, 16, 0);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_READ | MRC_F_REPORT);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_READ | MRC_F_RESP);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	/* a one-sided packet's only */
+	d->common.flags = cpu_to_be16(MRC_F_READ);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+	d->common.flags = cpu_to_be16(MRC_F_STATUS | MRC_F_READ);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+}
+
+static void mrc_hdr_checks_resp(struct kunit *test)
+{
+	u8 buf_read[128];
+	struct mrc_data_hdr *d = (struct mrc_data_hdr *)buf_read;
+	struct mrc_rdma_ext *x = (struct mrc_rdma_ext *)(d + 1);
+	unsigned int len;
+
+	len = mrc_resp_build(buf_read, 16, 184, 200);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_OK);
+	len = mrc_resp_build(buf_read, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_OK);
+	/* inside its READ, not empty unless the READ is */
+	len = mrc_resp_build(buf_read, 16, 190, 200);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	len = mrc_resp_build(buf_read, 0, 0, 200);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_LEN);
+	/* no key and no offset: the requester knows where it goes */
+	len = mrc_resp_build(buf_read, 16, 0, 200);
+	x->rkey = cpu_to_be64(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_resp_build(buf_read, 16, 0, 200);
+	x->roffset = cpu_to_be64(16);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FIELD);
+	len = mrc_resp_build(buf_read, 16, 184, 200);
+	d->common.flags = cpu_to_be16(MRC_F_RDMA | MRC_F_RESP | MRC_F_IMM);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf_read, len, MAX_MSG),
+			MRC_HDR_BAD_FLAGS);
+}
+
+static void mrc_hdr_reads_read_within_len(struct kunit *test)
+{
+	u8 full[128];
+
+	mrc_hdr_check_each_len(test, full, mrc_read_build(full, 8, 0));
+	mrc_hdr_check_each_len(test, full, mrc_resp_build(full, 8, 0, 8));
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_accepts_every_type),
 	KUNIT_CASE(mrc_hdr_rejects_short),
@@ -697,6 +810,9 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_hdr_reads_status_within_len),
 	KUNIT_CASE(mrc_hdr_checks_imm),
 	KUNIT_CASE(mrc_hdr_reads_imm_within_len),
+	KUNIT_CASE(mrc_hdr_checks_read),
+	KUNIT_CASE(mrc_hdr_checks_resp),
+	KUNIT_CASE(mrc_hdr_reads_read_within_len),
 	{}
 };
 

@@ -96,6 +96,10 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_IN_STATUS]		= "in_status",
 	[MRC_A_STATS_DROP_BAD_STATUS]	= "drop_bad_status",
 	[MRC_A_STATS_WRITE_IMM]		= "write_imm",
+	[MRC_A_STATS_READ_SERVED]	= "read_served",
+	[MRC_A_STATS_READ_REFUSED]	= "read_refused",
+	[MRC_A_STATS_READ_DONE]		= "read_done",
+	[MRC_A_STATS_DROP_BAD_RESP]	= "drop_bad_resp",
 };
 
 static void stats_usage(FILE *f)

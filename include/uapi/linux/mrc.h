@@ -95,6 +95,11 @@ enum mrc_ev_state {
 /* What a region lets the peer do (struct mrc_mr_reg.access). */
 #define MRC_MR_REMOTE_WRITE	0x1
 #define MRC_MR_REMOTE_READ	0x2
+#define MRC_MR_LOCAL_WRITE	0x4	/* this socket's READs may put bytes
+					 * into it (so may the peer's WRITEs
+					 * with MRC_MR_REMOTE_WRITE): its pages
+					 * are pinned for writing
+					 */
 
 #define MRC_MR_MAX		1024		/* regions per socket */
 #define MRC_MR_LEN_MAX		(1ULL << 36)	/* bytes per region */
@@ -103,7 +108,8 @@ enum mrc_ev_state {
  * struct mrc_mr_reg - register a memory region (MRC_MR_REG)
  * @addr: its first byte, in the caller's address space
  * @len: its bytes, 1 to MRC_MR_LEN_MAX; [addr, addr + len) must not wrap
- * @access: MRC_MR_REMOTE_WRITE and/or MRC_MR_REMOTE_READ
+ * @access: MRC_MR_REMOTE_WRITE, MRC_MR_REMOTE_READ and/or
+ *          MRC_MR_LOCAL_WRITE
  * @flags: 0
  * @key: out: the region's key, valid on this socket only
  */
@@ -128,8 +134,13 @@ struct mrc_mr_reg {
 					 * notification of a WRITE with
 					 * immediate
 					 */
+#define MRC_CMSG_READ		4	/* sendmsg, with no bytes: struct
+					 * mrc_read: bytes of the peer's region
+					 * come into one of this socket's
+					 */
 
 #define MRC_WRITE_LEN_MAX	(1U << 30)	/* bytes per WRITE */
+#define MRC_READ_LEN_MAX	(1U << 30)	/* bytes per READ */
 
 /* Operations a socket has sent whose completion is not yet known, or
  * known and not yet read: a WRITE past them waits (EAGAIN non-blocking).
@@ -161,6 +172,32 @@ struct mrc_write {
 	__u32	imm;
 };
 
+/* struct mrc_read.flags */
+#define MRC_READ_SIGNAL		MRC_WRITE_SIGNAL	/* a completion also
+							 * when it succeeds
+							 */
+
+/**
+ * struct mrc_read - a READ of the peer's memory (MRC_CMSG_READ)
+ * @key: the peer's region, a key its MRC_MR_REG returned
+ * @offset: where in it the first byte to read is
+ * @local_key: where the bytes go: one of this socket's regions, with
+ *             MRC_MR_LOCAL_WRITE or MRC_MR_REMOTE_WRITE
+ * @local_offset: where in it the first byte goes
+ * @cookie: returned in the operation's completion
+ * @len: the bytes, 0 to MRC_READ_LEN_MAX
+ * @flags: MRC_READ_SIGNAL or 0
+ */
+struct mrc_read {
+	__u64	key;
+	__u64	offset;
+	__u64	local_key;
+	__u64	local_offset;
+	__u64	cookie;
+	__u32	len;
+	__u32	flags;
+};
+
 /**
  * struct mrc_imm - a WRITE with immediate is in place (MRC_CMSG_IMM):
  * recvmsg() returns it as an empty message, in order with the messages
@@ -178,9 +215,11 @@ struct mrc_imm {
 
 /**
  * struct mrc_completion - an operation's end (MRC_CMSG_COMPLETION)
- * @cookie: the operation's struct mrc_write.cookie
+ * @cookie: the operation's struct mrc_write.cookie or mrc_read.cookie
  * @error: 0, or why it failed, a positive errno: ENOKEY (no region of the
- *         connection has the key), EACCES (the region does not allow it),
+ *         connection has the key; a READ: or its local region was
+ *         deregistered before every byte came), EACCES (the region does
+ *         not allow it),
  *         ERANGE (bytes past the region's end), or the error that ended
  *         the connection (ECONNRESET, ETIMEDOUT, ...) before its outcome
  *         was known
@@ -192,7 +231,7 @@ struct mrc_completion {
 	__u32	reserved;
 };
 
-#define MRC_INFO_VERSION	5
+#define MRC_INFO_VERSION	6
 
 /**
  * struct mrc_info - state and counters of one connection (MRC_INFO)
@@ -260,6 +299,23 @@ struct mrc_info {
 					 * in this socket's regions
 					 */
 	__u64	mrci_write_refused;	/* the peer's WRITE packets refused */
+	/* version 6 */
+	__u64	mrci_reads_sent;	/* READs queued */
+	__u64	mrci_read_bytes_in;	/* bytes our READs placed here */
+	__u64	mrci_read_bytes_out;	/* bytes of our regions the peer's
+					 * READs were sent
+					 */
+	__u32	mrci_ops_waiting;	/* operations whose outcome is not
+					 * known yet
+					 */
+	__u32	mrci_ops_unread;	/* operations whose outcome is known
+					 * and not passed by the reader of
+					 * completions yet
+					 */
+	__u32	mrci_reads_queued;	/* the peer's READs not yet served
+					 * whole
+					 */
+	__u32	mrci_pad6;
 };
 
 /* Generic netlink family; see Documentation/netlink/specs/mrc.yaml. */
@@ -447,6 +503,10 @@ enum mrc_stats_attr {
 	MRC_A_STATS_IN_STATUS,		/* the peer's status records taken in order */
 	MRC_A_STATS_DROP_BAD_STATUS,	/* status records naming no operation in flight */
 	MRC_A_STATS_WRITE_IMM,		/* notifications of WRITEs with immediate queued */
+	MRC_A_STATS_READ_SERVED,	/* the peer's READs whose bytes were all queued */
+	MRC_A_STATS_READ_REFUSED,	/* the peer's READs refused: key, access, range */
+	MRC_A_STATS_READ_DONE,		/* our READs whose bytes all came, in order */
+	MRC_A_STATS_DROP_BAD_RESP,	/* READ response packets naming no READ in flight */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1

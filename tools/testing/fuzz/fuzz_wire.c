@@ -56,7 +56,8 @@
 #define REF_OFF_DATA_LEN	34
 #define REF_OFF_DATA_ACK_LOST_SEQ	36
 #define REF_OFF_DATA_ACK_LOST_EV	38
-#define REF_OFF_RDMA_ROFFSET	48	/* after the DATA header: rkey, then */
+#define REF_OFF_RDMA_RKEY	40	/* after the DATA header */
+#define REF_OFF_RDMA_ROFFSET	48
 #define REF_OFF_RDMA_OP_LEN	60
 #define REF_OFF_IMM_RESERVED	68	/* after the extension: imm, then */
 #define REF_OFF_STATUS_OP_ID	40	/* after the DATA header: op_id, */
@@ -138,7 +139,7 @@ static u32 ref_allowed_flags(u8 type)
 {
 	switch (type) {
 	case 1:
-		return 0x01e1;	/* FIN, RDMA, STATUS, REPORT, IMM */
+		return 0x07e1;	/* FIN, RDMA, STATUS, REPORT, IMM, READ, RESP */
 	case 2:
 		return 0x001a;	/* CE, PROBE, DROP */
 	case 5:
@@ -162,7 +163,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 6)
+	if (p[REF_OFF_VERSION] != 7)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -173,7 +174,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		return BIT_V(MRC_HDR_SHORT);
 
 	flags = get16(p, REF_OFF_FLAGS);
-	if (flags & ~0x01ffU)
+	if (flags & ~0x07ffU)
 		return BIT_V(MRC_HDR_BAD_FLAGS);
 	if (get32(p, REF_OFF_SRC_CID) == 0 &&
 	    !(type == 5 && (flags & 0x0004)))
@@ -193,12 +194,15 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 		if (!get16(p, REF_OFF_DATA_ACK_LOST_EV) &&
 		    get16(p, REF_OFF_DATA_ACK_LOST_SEQ))
 			reasons |= BIT_V(MRC_HDR_BAD_FIELD);
-		/* at most one of FIN, RDMA, STATUS; REPORT and IMM only
-		 * with RDMA
+		/* at most one of FIN, RDMA, STATUS; REPORT, IMM, READ and
+		 * RESP only with RDMA, and READ and RESP alone of the four
 		 */
 		if (((flags & 0x0001) != 0) + ((flags & 0x0020) != 0) +
 		    ((flags & 0x0040) != 0) > 1 ||
-		    ((flags & 0x0180) && !(flags & 0x0020)))
+		    ((flags & 0x0780) && !(flags & 0x0020)) ||
+		    ((flags & 0x0600) &&
+		     ((flags & 0x0080) != 0) + ((flags & 0x0100) != 0) +
+		     ((flags & 0x0200) != 0) + ((flags & 0x0400) != 0) > 1))
 			reasons |= BIT_V(MRC_HDR_BAD_FLAGS);
 		if (flags & 0x0040) {	/* a status record */
 			if (len != REF_STATUS_LEN || plen != len - hlen) {
@@ -230,8 +234,18 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 			/* the immediate: reserved zero, on the last piece */
 			if ((flags & 0x0100) && get32(p, REF_OFF_IMM_RESERVED))
 				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
+			/* a READ's response: no key, no offset */
+			if ((flags & 0x0400) && (get64(p, REF_OFF_RDMA_RKEY) ||
+						 get64(p, REF_OFF_RDMA_ROFFSET)))
+				reasons |= BIT_V(MRC_HDR_BAD_FIELD);
 			op_len = get32(p, REF_OFF_RDMA_OP_LEN);
 			roff = get64(p, REF_OFF_RDMA_ROFFSET);
+			/* a READ request: empty, from 0, its range in 2^64 */
+			if (flags & 0x0200) {
+				if (plen || off || roff + op_len < roff)
+					reasons |= BIT_V(MRC_HDR_BAD_LEN);
+				break;
+			}
 			if ((plen == 0 && op_len != 0) ||
 			    (uint64_t)off + plen > op_len ||
 			    roff + plen < roff)
@@ -310,14 +324,17 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 6);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 7);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
 		     MRC_F_REFUSED != 0x0004 || MRC_F_PROBE != 0x0008 ||
 		     MRC_F_DROP != 0x0010 || MRC_F_RDMA != 0x0020 ||
 		     MRC_F_STATUS != 0x0040 || MRC_F_REPORT != 0x0080 ||
-		     MRC_F_IMM != 0x0100);
+		     MRC_F_IMM != 0x0100 || MRC_F_READ != 0x0200 ||
+		     MRC_F_RESP != 0x0400);
+	BUILD_BUG_ON(REF_DATA_LEN + offsetof(struct mrc_rdma_ext, rkey) !=
+		     REF_OFF_RDMA_RKEY);
 	BUILD_BUG_ON(MRC_RDMA_IMM_HDR_LEN != REF_RDMA_IMM_LEN);
 	BUILD_BUG_ON(MRC_RDMA_HDR_LEN + offsetof(struct mrc_imm_ext, reserved) !=
 		     REF_OFF_IMM_RESERVED);
