@@ -30,6 +30,8 @@
 #include <unistd.h>
 #include <linux/mrc.h>
 
+#include "mrc_ops.h"
+
 #define TIMEOUT_MS	5000	/* for anything that should happen at once */
 #define FIXED_PORT	20000	/* below the ephemeral range */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1571,23 +1573,8 @@ static ssize_t send_wr(int fd, const struct mrc_write *wr, const void *data,
 		       size_t len, size_t clen, int level, int type,
 		       int flags)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct mrc_write)) + 16];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = CMSG_SPACE(clen),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-
-	memset(u.buf, 0, sizeof(u.buf));
-	cm->cmsg_level = level;
-	cm->cmsg_type = type;
-	cm->cmsg_len = CMSG_LEN(clen);
-	memcpy(CMSG_DATA(cm), wr, clen < sizeof(*wr) ? clen : sizeof(*wr));
-	return sendmsg(fd, &mh, flags);
+	return mrc_send_cmsg(fd, level, type, wr, sizeof(*wr), clen, data, len,
+			     flags);
 }
 
 static ssize_t mrc_write_cmsg(int fd, uint64_t key, uint64_t off,
@@ -2080,24 +2067,10 @@ out:
 static ssize_t send_rd(int fd, const struct mrc_read *rd, size_t len,
 		       int flags)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct mrc_read))];
-		struct cmsghdr align;
-	} u;
 	char dummy[8] = "";
-	struct iovec iov = { .iov_base = dummy, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 
-	memset(u.buf, 0, sizeof(u.buf));
-	cm->cmsg_level = SOL_MRC;
-	cm->cmsg_type = MRC_CMSG_READ;
-	cm->cmsg_len = CMSG_LEN(sizeof(*rd));
-	memcpy(CMSG_DATA(cm), rd, sizeof(*rd));
-	return sendmsg(fd, &mh, flags);
+	return mrc_send_cmsg(fd, SOL_MRC, MRC_CMSG_READ, rd, sizeof(*rd),
+			     sizeof(*rd), dummy, len, flags);
 }
 
 /* A READ of @len bytes at @off of the peer's region @key into ours
@@ -2254,6 +2227,10 @@ static void test_read(void)
 	rd.len = 1;
 	name = "read: with bytes to send: EINVAL";
 	EXPECT_ERRNO(name, send_rd(c, &rd, 1, 0), EINVAL);
+	name = "read: its control message with a WRITE's length: EINVAL";
+	EXPECT_ERRNO(name, mrc_send_cmsg(c, SOL_MRC, MRC_CMSG_READ, &rd,
+					 sizeof(rd), sizeof(struct mrc_write),
+					 NULL, 0, 0), EINVAL);
 
 	/* a READ after a WRITE sees the WRITE */
 	x = 0x11;

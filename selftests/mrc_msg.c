@@ -83,6 +83,8 @@
 #include <unistd.h>
 #include <linux/mrc.h>
 
+#include "mrc_ops.h"
+
 #define MAGIC	0x4d524331u	/* "MRC1" */
 
 struct msg_hdr {
@@ -578,28 +580,14 @@ static double now_s(void)
 static ssize_t send_write(int fd, uint64_t key, uint64_t off,
 			  const void *src, size_t len, uint32_t seq, bool imm)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct mrc_write))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
 	struct mrc_write wr = {
 		.key = key, .offset = off, .cookie = seq,
 		.flags = (seq % 2 ? MRC_WRITE_SIGNAL : 0) |
 			 (imm ? MRC_WRITE_IMM : 0),
 		.imm = imm ? seq : 0,
 	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 
-	cm->cmsg_level = SOL_MRC;
-	cm->cmsg_type = MRC_CMSG_WRITE;
-	cm->cmsg_len = CMSG_LEN(sizeof(wr));
-	memcpy(CMSG_DATA(cm), &wr, sizeof(wr));
-	return sendmsg(fd, &mh, 0);
+	return mrc_send_write(fd, &wr, src, len, 0);
 }
 
 /* -W: the completions of the signaled WRITEs before @seq, *@next the
@@ -654,25 +642,13 @@ static int write_completions(struct conn_arg *a, uint32_t *next, uint32_t seq)
 static int send_read(int fd, uint64_t key, uint64_t lkey, uint64_t off,
 		     size_t len, uint64_t cookie, uint32_t flags)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(struct mrc_read))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr mh = {
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
 	struct mrc_read rd = {
 		.key = key, .offset = off, .local_key = lkey,
 		.local_offset = off, .cookie = cookie, .len = len,
 		.flags = flags,
 	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 
-	cm->cmsg_level = SOL_MRC;
-	cm->cmsg_type = MRC_CMSG_READ;
-	cm->cmsg_len = CMSG_LEN(sizeof(rd));
-	memcpy(CMSG_DATA(cm), &rd, sizeof(rd));
-	return sendmsg(fd, &mh, 0) == 0 ? 0 : -1;
+	return mrc_send_read(fd, &rd, 0);
 }
 
 /* -W: after the check at @seq, two ranges of the peer's region @key read

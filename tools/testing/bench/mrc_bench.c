@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrc_bench: goodput and round-trip latency of mrc against TCP.
  *
- *   mrc_bench server -t mrc|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr
+ *   mrc_bench server -t mrc|mrcw|mrcr|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr
  *                    [-s MSGSIZE] [-b BUF]
- *   mrc_bench client -t mrc|tcp [-6] -a ADDR [-p PORT] -m stream|rr
+ *   mrc_bench client -t mrc|mrcw|mrcr|tcp [-6] -a ADDR [-p PORT] -m stream|rr
  *                    [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]
  *                    [-W]
  *
@@ -35,6 +35,14 @@
  * completion, which comes once every WRITE before it is in place, and
  * adds write_done_s=, the seconds from its start until then (a failed
  * WRITE's completion ends it with an error).
+ *
+ * -t mrcr (stream only): mrc READs, the other way.  The server registers
+ * its region (filled) for remote reads and sends its key as for mrcw;
+ * the client READs MSGSIZE bytes at a time of it into a region of its
+ * own, round and round, unsignaled, then one empty signaled READ, whose
+ * completion comes once every READ before it is in place (read_done_s=),
+ * then the message with the count.  The server's application does
+ * nothing meanwhile: its kernel serves the READs.
  *
  * -W (stream): the client connects, prints "ready pid=PID" and waits for
  * SIGUSR1 before it starts, so that clients in several processes can be
@@ -73,6 +81,8 @@
 #include <unistd.h>
 #include <linux/mrc.h>
 
+#include "../../../selftests/mrc_ops.h"
+
 #define RR_SIZE		64
 #define RR_WARMUP	20
 #define IO_TIMEOUT_S	180
@@ -83,6 +93,7 @@ static struct {
 	bool server;
 	bool mrc;
 	bool write;	/* -t mrcw */
+	bool read;	/* -t mrcr */
 	bool v6;
 	bool rr;
 	const char *addr;
@@ -98,7 +109,7 @@ static struct {
 
 static const char *tname(void)
 {
-	return cfg.write ? "mrcw" : cfg.mrc ? "mrc" : "tcp";
+	return cfg.write ? "mrcw" : cfg.read ? "mrcr" : cfg.mrc ? "mrc" : "tcp";
 }
 
 static uint64_t now_ns(void)
@@ -111,9 +122,9 @@ static uint64_t now_ns(void)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: mrc_bench server -t mrc|mrcw|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr\n"
+	fputs("Usage: mrc_bench server -t mrc|mrcw|mrcr|tcp [-6] [-a ADDR] [-p PORT] -m stream|rr\n"
 	      "                        [-s MSGSIZE] [-b BUF]\n"
-	      "       mrc_bench client -t mrc|mrcw|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
+	      "       mrc_bench client -t mrc|mrcw|mrcr|tcp [-6] -a ADDR [-p PORT] -m stream|rr\n"
 	      "                        [-s MSGSIZE] [-d SECONDS] [-n COUNT] [-b BUF]\n"
 	      "                        [-W]\n",
 	      f);
@@ -253,19 +264,25 @@ static bool recv_exact(int fd, void *buf, size_t len)
 	return true;
 }
 
-/* -t mrcw: the server's region; its key goes to the client. */
+/* -t mrcw, mrcr: the server's region; its key goes to the client. */
 static void *server_region(int fd, size_t *len)
 {
-	struct mrc_mr_reg reg = { .access = MRC_MR_REMOTE_WRITE };
+	struct mrc_mr_reg reg = {
+		.access = cfg.read ? MRC_MR_REMOTE_READ : MRC_MR_REMOTE_WRITE,
+	};
 	socklen_t optlen = sizeof(reg);
 	uint64_t msg[2];
-	void *region;
+	char *region;
+	size_t i;
 
 	*len = cfg.msgsize > WRITE_REGION ? cfg.msgsize :
 	       WRITE_REGION / cfg.msgsize * cfg.msgsize;
 	region = calloc(1, *len);
 	if (!region)
 		die("calloc");
+	/* what READs take: every page touched, none the zero page */
+	for (i = 0; cfg.read && i < *len; i++)
+		region[i] = (char)(i * 7);
 	reg.addr = (uintptr_t)region;
 	reg.len = *len;
 	if (getsockopt(fd, SOL_MRC, MRC_MR_REG, &reg, &optlen))
@@ -276,7 +293,9 @@ static void *server_region(int fd, size_t *len)
 	return region;
 }
 
-/* -t mrcw: the server's side of a stream; returns the bytes written. */
+/* -t mrcw, mrcr: the server's side of a stream; returns the bytes
+ * written or read.
+ */
 static uint64_t server_writes(int fd, uint64_t *first, uint64_t *last)
 {
 	uint64_t count;
@@ -286,7 +305,8 @@ static uint64_t server_writes(int fd, uint64_t *first, uint64_t *last)
 
 	*first = now_ns();
 	if (!recv_exact(fd, &count, sizeof(count))) {
-		fprintf(stderr, "mrc_bench: mrcw: no count from the client\n");
+		fprintf(stderr, "mrc_bench: %s: no count from the client\n",
+			tname());
 		exit(1);
 	}
 	*last = now_ns();
@@ -341,9 +361,9 @@ static int do_server(void)
 		double s;
 		bool eor;
 
-		if (cfg.write)
+		if (cfg.write || cfg.read)
 			bytes = server_writes(fd, &first, &last);
-		while (!cfg.write) {
+		while (!cfg.write && !cfg.read) {
 			n = recv_some(fd, buf, RECV_BUF, &eor);
 			if (n == 0)
 				break;
@@ -446,37 +466,58 @@ static void wait_go(void)
 static void send_write(int fd, uint64_t key, uint64_t off, const void *buf,
 		       size_t len, bool signal)
 {
-	union {
-		char b[CMSG_SPACE(sizeof(struct mrc_write))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.b, .msg_controllen = sizeof(u.b),
-	};
 	struct mrc_write wr = {
 		.key = key, .offset = off, .cookie = off,
 		.flags = signal ? MRC_WRITE_SIGNAL : 0,
 	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 	ssize_t n;
 
-	cm->cmsg_level = SOL_MRC;
-	cm->cmsg_type = MRC_CMSG_WRITE;
-	cm->cmsg_len = CMSG_LEN(sizeof(wr));
-	memcpy(CMSG_DATA(cm), &wr, sizeof(wr));
 	do {
-		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		n = mrc_send_write(fd, &wr, buf, len, MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len)
 		die("WRITE");
 }
 
-/* -t mrcw: wait for the completion of the signaled WRITE; any other is
- * a failed WRITE.
+/* -t mrcr: a READ of @len bytes at @off of the server's region into
+ * ours (@lkey) at the same offset.
  */
-static void wait_write(int fd)
+static void send_read(int fd, uint64_t key, uint64_t lkey, uint64_t off,
+		      size_t len, bool signal)
+{
+	struct mrc_read rd = {
+		.key = key, .offset = off, .local_key = lkey,
+		.local_offset = off, .cookie = off, .len = len,
+		.flags = signal ? MRC_READ_SIGNAL : 0,
+	};
+	int n;
+
+	do {
+		n = mrc_send_read(fd, &rd, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n)
+		die("READ");
+}
+
+/* -t mrcr: our region for the READs, as large as the server's. */
+static uint64_t client_region(int fd, size_t len, char **buf)
+{
+	struct mrc_mr_reg reg = { .len = len, .access = MRC_MR_LOCAL_WRITE };
+	socklen_t optlen = sizeof(reg);
+
+	*buf = calloc(1, len);
+	if (!*buf)
+		die("calloc");
+	reg.addr = (uintptr_t)*buf;
+	if (getsockopt(fd, SOL_MRC, MRC_MR_REG, &reg, &optlen))
+		die("MRC_MR_REG");
+	return reg.key;
+}
+
+/* -t mrcw, mrcr: wait for the completion of the signaled operation; any
+ * other is a failed one.
+ */
+static void wait_signaled(int fd)
 {
 	union {
 		char b[CMSG_SPACE(sizeof(struct mrc_completion))];
@@ -501,8 +542,9 @@ static void wait_write(int fd)
 			continue;
 		memcpy(&c, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(c));
 		if (c.error) {
-			fprintf(stderr, "mrc_bench: WRITE at %" PRIu64
-				" failed: %s\n", (uint64_t)c.cookie,
+			fprintf(stderr, "mrc_bench: %s at %" PRIu64
+				" failed: %s\n", cfg.read ? "READ" : "WRITE",
+				(uint64_t)c.cookie,
 				strerror(c.error));
 			exit(1);
 		}
@@ -514,20 +556,25 @@ static void client_stream(int fd)
 {
 	uint64_t start, end, sent = 0, report[2], bytes, ns, region[2] = {};
 	double send_s, done_s, write_s = 0;
+	char *buf, *local = NULL;
+	uint64_t lkey = 0;
 	size_t i, len;
-	char *buf;
 
 	buf = malloc(cfg.msgsize);
 	if (!buf)
 		die("malloc");
 	for (i = 0; i < cfg.msgsize; i++)
 		buf[i] = (char)(i * 7);
-	/* mrcw: the server's key and region length */
-	if (cfg.write && (!recv_exact(fd, region, sizeof(region)) ||
-			  region[1] < cfg.msgsize)) {
-		fprintf(stderr, "mrc_bench: mrcw: no region from the server\n");
+	/* mrcw, mrcr: the server's key and region length */
+	if ((cfg.write || cfg.read) &&
+	    (!recv_exact(fd, region, sizeof(region)) ||
+	     region[1] < cfg.msgsize)) {
+		fprintf(stderr, "mrc_bench: %s: no region from the server\n",
+			tname());
 		exit(1);
 	}
+	if (cfg.read)
+		lkey = client_region(fd, region[1], &local);
 	wait_go();
 	start = now_ns();
 	end = start + (uint64_t)(cfg.seconds * 1e9);
@@ -538,6 +585,9 @@ static void client_stream(int fd)
 		if (cfg.write)
 			send_write(fd, region[0], sent % region[1], buf, len,
 				   false);
+		else if (cfg.read)
+			send_read(fd, region[0], lkey, sent % region[1], len,
+				  false);
 		else
 			send_all(fd, buf, len);
 		sent += len;
@@ -546,14 +596,23 @@ static void client_stream(int fd)
 	/* mrcw: an empty signaled WRITE last: its completion comes after
 	 * the outcome of every WRITE before it is known
 	 */
-	if (cfg.write) {
-		send_write(fd, region[0], 0, buf, 0, true);
-		wait_write(fd);
+	if (cfg.write || cfg.read) {
+		if (cfg.write)
+			send_write(fd, region[0], 0, buf, 0, true);
+		else
+			send_read(fd, region[0], lkey, 0, 0, true);
+		wait_signaled(fd);
 		write_s = (now_ns() - start) / 1e9;
-	}
-	/* mrcw: a message after the WRITEs, read once they are in place */
-	if (cfg.write)
+		/* mrcr: what came is what the server holds */
+		for (i = 0; cfg.read && i < region[1] && i < sent; i++)
+			if (local[i] != (char)(i * 7)) {
+				fprintf(stderr, "mrc_bench: mrcr: byte %zu differs\n",
+					i);
+				exit(1);
+			}
+		/* a message after them, read once they are in place */
 		send_all(fd, &sent, sizeof(sent));
+	}
 
 	if (shutdown(fd, SHUT_WR))
 		die("shutdown");
@@ -577,8 +636,11 @@ static void client_stream(int fd)
 	       ns ? bytes * 8e3 / ns : 0.0, sent * 8 / send_s / 1e6);
 	if (cfg.write)
 		printf(" write_done_s=%.3f", write_s);
+	if (cfg.read)
+		printf(" read_done_s=%.3f", write_s);
 	printf(" done_s=%.3f\n", done_s);
 	free(buf);
+	free(local);
 }
 
 static int do_client(void)
@@ -626,6 +688,8 @@ int main(int argc, char **argv)
 				cfg.mrc = true;
 			else if (!strcmp(optarg, "mrcw"))
 				cfg.write = true;
+			else if (!strcmp(optarg, "mrcr"))
+				cfg.read = true;
 			else if (strcmp(optarg, "tcp"))
 				goto bad;
 			break;
@@ -667,9 +731,10 @@ int main(int argc, char **argv)
 			goto bad;
 		}
 	}
-	cfg.mrc |= cfg.write;
+	cfg.mrc |= cfg.write || cfg.read;
 	if (optind != argc || cfg.count < 1 || cfg.msgsize < 1 ||
-	    (cfg.write && (cfg.rr || cfg.msgsize > MRC_WRITE_LEN_MAX)))
+	    (cfg.write && (cfg.rr || cfg.msgsize > MRC_WRITE_LEN_MAX)) ||
+	    (cfg.read && (cfg.rr || cfg.msgsize > MRC_READ_LEN_MAX)))
 		goto bad;
 	if (cfg.wait_go) {
 		sigset_t set;
