@@ -77,7 +77,10 @@ cc_target "$target"
 # WRITEs (mrc.rst, "One-sided operations: WRITE"): 1 byte to 1 MiB at
 # random offsets of a 4 MiB region, the region's hash checked after every
 # 8 of them (mrc_msg -W), over a link that loses, duplicates, corrupts
-# and reorders at once; MRC_INTEGRITY_WRITES of them (24, about 8 MB)
+# and reorders at once; MRC_INTEGRITY_WRITES of them (24, about 8 MB).
+# After every check two READs (1 byte to 1 MiB) bring ranges of the
+# region back, compared byte for byte (mrc.rst, "One-sided operations:
+# READ").
 writes=(-W 4M -n "${MRC_INTEGRITY_WRITES:-24}" -m 1 -M 1M)
 write_counts() {
 	local k
@@ -92,6 +95,13 @@ for fam in 4 6; do
 	mrc_transfer "WRITEs, lossy link, IPv$fam: every byte placed where it was sent" \
 		"$fam" "${writes[@]}"
 done
+# the largest: one WRITE of MRC_INTEGRITY_BIG bytes (64 MiB; less in UML)
+# into a region of that size, its hash checked, then two READs of all of
+# it back, every byte compared, over the same link; IPv6 only (40 s per
+# family in the VM; the smaller ones above take both)
+big=${MRC_INTEGRITY_BIG:-64M}
+mrc_transfer "a $big WRITE and two $big READs, lossy link, IPv6: every byte where it was sent, and back" \
+	6 -W "$big" -n 1 -m "$big" -M "$big"
 impair none
 cc_target "$target"
 read -r placed bad_key bad_access bad_range < <(write_counts)

@@ -664,7 +664,7 @@ static int read_back(struct conn_arg *a, uint64_t key, uint64_t lkey,
 		struct cmsghdr align;
 	} u;
 	uint64_t off[2], cookie = (1ULL << 32) | seq;
-	double end = now_s() + 30;
+	double end = now_s() + 120;	/* 2 x 64 MiB on a lossy link */
 	struct mrc_completion c = {};
 	size_t len[2], j;
 	int i, got = 0;
