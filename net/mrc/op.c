@@ -37,6 +37,12 @@ static struct mrc_op *mrc_op_at(struct mrc_sock *msk, u32 op_id)
 	return &msk->ops[op_id % MRC_OPS_MAX];
 }
 
+/* Does @op_id name an operation we sent whose outcome is not known? */
+static bool mrc_op_waiting(const struct mrc_sock *msk, u32 op_id)
+{
+	return msk->ops && op_id - msk->op_done < msk->op_end - msk->op_done;
+}
+
 /* Is @op's outcome for the application to read? */
 static bool mrc_op_visible(const struct mrc_op *op)
 {
@@ -161,7 +167,7 @@ void mrc_op_status(struct sock *sk, u32 op_id, u8 status)
 	struct mrc_op *op;
 
 	/* the oldest waiting operation or a later one we sent */
-	if (!msk->ops || op_id - msk->op_done >= msk->op_end - msk->op_done) {
+	if (!mrc_op_waiting(msk, op_id)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_STATUS);
 		return;
 	}
@@ -189,7 +195,7 @@ struct mrc_op *mrc_op_read_find(struct sock *sk, u32 op_id, u32 len)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_op *op;
 
-	if (!msk->ops || op_id - msk->op_done >= msk->op_end - msk->op_done)
+	if (!mrc_op_waiting(msk, op_id))
 		return NULL;
 	op = mrc_op_at(msk, op_id);
 	if (!(op->flags & MRC_OP_READ) || op->len != len)
@@ -209,7 +215,7 @@ void mrc_op_read_end(struct sock *sk, u32 op_id)
 	struct mrc_sock *msk = mrc_sk(sk);
 
 	/* a status record (from a lying peer) ended it meanwhile */
-	if (op_id - msk->op_done >= msk->op_end - msk->op_done) {
+	if (!mrc_op_waiting(msk, op_id)) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_RESP);
 		return;
 	}
