@@ -125,7 +125,9 @@ inj_cmd() {
 # (nsenter: "ip netns exec" is slow in an emulated VM)
 # shellcheck disable=SC2016 # an awk program
 snapshot() {
-	"$MRC_TOOL" -n "$1" stats show &&
+	# route_lookups: whether an answer's EV had looked its route up
+	# before, not what the packet did
+	"$MRC_TOOL" -n "$1" stats show | grep -v '^route_lookups ' &&
 	nsenter --net="/run/netns/$1" awk '$1 == "Udp:" {
 		if (!n++) { split($0, k); next }
 		for (i = 2; i <= NF; i++)

@@ -302,6 +302,14 @@ mrc_pair() {
 	ip -n "$MRC_H2" link set eth0 up
 }
 
+# mrc_link_stat NS DEV rx|tx: the packets DEV in NS received or sent.
+mrc_link_stat() {
+	local j re="\"$3\":\\{\"bytes\":[0-9]+,\"packets\":([0-9]+)"
+
+	j=$(ip -n "$1" -s -j link show dev "$2")
+	[[ $j =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
+
 # mrc_netem NS DEV ARGS...: replace the root qdisc with netem ARGS (or
 # remove it when ARGS is "none").
 mrc_netem() {

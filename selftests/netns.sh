@@ -140,12 +140,6 @@ mrc_expect_eq "no kernel warning after the reload and namespace deletion" \
 # tunnel code made it count them in dev->tstats as well: twice on a
 # bridge, and past the end of the per-cpu stats of loopback and veth,
 # which keep other counters.
-link_stat() {	# link_stat NS DEV rx|tx: packets of DEV in NS
-	local j re="\"$3\":\\{\"bytes\":[0-9]+,\"packets\":([0-9]+)"
-
-	j=$(ip -n "$1" -s -j link show dev "$2")
-	[[ $j =~ $re ]] && echo "${BASH_REMATCH[1]}"
-}
 modprobe bridge 2>/dev/null
 mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 ip -n "$MRC_H1" link add br0 type bridge ||
@@ -154,15 +148,15 @@ ip -n "$MRC_H1" link set eth0 master br0
 ip -n "$MRC_H1" addr flush dev eth0
 ip -n "$MRC_H1" addr add "$MRC_H1_ADDR6/64" dev br0 nodad
 ip -n "$MRC_H1" link set br0 up
-br_tx=$(link_stat "$MRC_H1" br0 tx)
-port_tx=$(link_stat "$MRC_H1" eth0 tx)
+br_tx=$(mrc_link_stat "$MRC_H1" br0 tx)
+port_tx=$(mrc_link_stat "$MRC_H1" eth0 tx)
 mrc_transfer "IPv6 through a bridge: every message once and intact" 6 \
 	-n 200 -m 1 -M 2K
 # What the bridge sends leaves through its one port (but for a few frames
 # of its own start-up, sent before the port forwarded); counted twice,
 # the bridge would show about twice as many.
-port_tx=$(($(link_stat "$MRC_H1" eth0 tx) - port_tx))
-br_tx=$(($(link_stat "$MRC_H1" br0 tx) - br_tx))
+port_tx=$(($(mrc_link_stat "$MRC_H1" eth0 tx) - port_tx))
+br_tx=$(($(mrc_link_stat "$MRC_H1" br0 tx) - br_tx))
 if [ "$port_tx" -gt 200 ] && [ $((br_tx - port_tx)) -lt 20 ]; then
 	mrc_ok "bridge counts each packet it sends once"
 else

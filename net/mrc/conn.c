@@ -367,7 +367,9 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
 	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
-	if (!msk->rtx || !msk->rcv_ofo || !set->evs || !set->act) {
+	msk->routes = kcalloc(nr_evs, sizeof(*msk->routes), gfp);
+	if (!msk->rtx || !msk->rcv_ofo || !set->evs || !set->act ||
+	    !msk->routes) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
@@ -389,6 +391,9 @@ void mrc_conn_free_state(struct sock *sk)
 	kfree(msk->rcv_ofo);
 	kfree(msk->evset.evs);
 	kfree(msk->evset.act);
+	mrc_routes_release(msk);
+	kfree(msk->routes);
+	msk->routes = NULL;
 	msk->rtx = NULL;
 	msk->rcv_ofo = NULL;
 	memset(&msk->evset, 0, sizeof(msk->evset));

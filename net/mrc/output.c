@@ -52,11 +52,59 @@ static int mrc_local_out_err(struct mrc_net *mn, int err)
 	return -ENOBUFS;
 }
 
+/* The route of @skb: @dst's reference goes with the packet, or, when
+ * the route stays cached (an EV's, mrc_route_get()), the packet borrows
+ * it for as long as the caller's RCU read section; a queue that keeps the
+ * packet longer takes a reference of its own (skb_dst_force()), as for
+ * TCP's packets.
+ */
+static void mrc_skb_dst_set(struct sk_buff *skb, struct dst_entry *dst,
+			    bool cached)
+{
+	if (cached)
+		skb_dst_set_noref(skb, dst);
+	else
+		skb_dst_set(skb, dst);
+}
+
+/* The cached route of one EV if it is still good (dst_check(): no route,
+ * address, rule or device changed since), or NULL.  The socket lock
+ * serialises every use of @rc.
+ */
+static struct dst_entry *mrc_route_get(struct mrc_route *rc)
+{
+	struct dst_entry *dst = rc->dst;
+
+	if (!dst)
+		return NULL;
+	if (likely(dst_check(dst, rc->cookie)))
+		return dst;
+	rc->dst = NULL;
+	dst_release(dst);
+	return NULL;
+}
+
+/**
+ * mrc_routes_release() - forget every cached route of a connection
+ * @msk: the connection, locked or unreachable
+ */
+void mrc_routes_release(struct mrc_sock *msk)
+{
+	unsigned int i;
+
+	if (!msk->routes)
+		return;
+	for (i = 0; i < msk->evset.nr_evs; i++) {
+		dst_release(msk->routes[i].dst);
+		msk->routes[i].dst = NULL;
+	}
+}
+
 /* IPv4: as udp_tunnel_xmit_skb(), which does not say whether the packet
  * left; rcu_read_lock held.
  */
 static int mrc_udp4_out(struct net *net, struct sock *tsk,
-			struct sk_buff *skb, struct rtable *rt,
+			struct sk_buff *skb, struct rtable *rt, bool cached,
 			const struct flowi4 *fl4, const struct mrc_flow *fl,
 			u8 tos)
 {
@@ -66,7 +114,7 @@ static int mrc_udp4_out(struct net *net, struct sock *tsk,
 	udp_set_csum(false, skb, fl4->saddr, fl4->daddr, skb->len);
 	skb_scrub_packet(skb, false);
 	skb->mark = 0;
-	skb_dst_set(skb, &rt->dst);
+	mrc_skb_dst_set(skb, &rt->dst, cached);
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb_push(skb, sizeof(*iph));
 	skb_reset_network_header(skb);
@@ -86,14 +134,14 @@ static int mrc_udp4_out(struct net *net, struct sock *tsk,
 #if IS_ENABLED(CONFIG_IPV6)
 /* IPv6: as udp_tunnel6_xmit_skb(); rcu_read_lock held. */
 static int mrc_udp6_out(struct net *net, struct sock *tsk,
-			struct sk_buff *skb, struct dst_entry *dst,
+			struct sk_buff *skb, struct dst_entry *dst, bool cached,
 			const struct flowi6 *fl6, const struct mrc_flow *fl,
 			u8 tos)
 {
 	struct ipv6hdr *ip6h;
 
 	mrc_push_udp(skb, fl);
-	skb_dst_set(skb, dst);
+	mrc_skb_dst_set(skb, dst, cached);
 	udp6_set_csum(false, skb, &fl6->saddr, &fl6->daddr, skb->len);
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
@@ -115,23 +163,30 @@ static int mrc_udp6_out(struct net *net, struct sock *tsk,
  * @skb: the packet, its mrc header pushed; consumed
  * @fl: where to, from which entropy value
  * @tos: the ECN bits (and DSCP) of the outer header
+ * @rc: where the route of @fl stays cached (a connection's EV, whose
+ *      @fl never changes), or NULL to look it up for this packet only
  *
  * mrc builds the UDP and IP headers itself rather than through
  * udp_tunnel_xmit_skb(), whose callers cannot tell a packet that left
- * from one our own stack dropped.  Any context.
+ * from one our own stack dropped.  Any context; with @rc, the lock that
+ * serialises its users.
  *
  * Return: 0 when the packet left; -ENOBUFS when our stack dropped it
  * (out_dropped); another negative errno when there was no route or no
  * tunnel socket (out_noroute).
  */
 static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
-			   const struct mrc_flow *fl, u8 tos)
+			   const struct mrc_flow *fl, u8 tos,
+			   struct mrc_route *rc)
 {
 	struct mrc_net *mn = mrc_pernet(net);
+	struct dst_entry *dst = NULL;
 	struct socket *sock;
 	int err = -ENETUNREACH;
 
 	rcu_read_lock();
+	if (rc)
+		dst = mrc_route_get(rc);
 	if (ipv6_addr_v4mapped(&fl->daddr)) {
 		struct flowi4 fl4 = {
 			.daddr = fl->daddr.s6_addr32[3],
@@ -141,17 +196,30 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			.fl4_sport = htons(fl->sport),
 			.fl4_dport = htons(fl->dport),
 		};
+		bool cached = dst;
 		struct rtable *rt;
 
 		sock = rcu_dereference(mn->sock4);
 		if (!sock)
 			goto drop;
-		rt = ip_route_output_key(net, &fl4);
-		if (IS_ERR(rt)) {
-			err = PTR_ERR(rt);
-			goto drop;
+		if (cached) {
+			rt = container_of(dst, struct rtable, dst);
+		} else {
+			MRC_INC_STATS(mn, MRC_MIB_ROUTE_LOOKUPS);
+			rt = ip_route_output_key(net, &fl4);
+			if (IS_ERR(rt)) {
+				err = PTR_ERR(rt);
+				goto drop;
+			}
+			/* cached only for the source address asked for */
+			if (rc && fl4.saddr == fl->saddr.s6_addr32[3]) {
+				rc->dst = &rt->dst;
+				rc->cookie = 0;
+				cached = true;
+			}
 		}
-		err = mrc_udp4_out(net, sock->sk, skb, rt, &fl4, fl, tos);
+		err = mrc_udp4_out(net, sock->sk, skb, rt, cached, &fl4, fl,
+				   tos);
 #if IS_ENABLED(CONFIG_IPV6)
 	} else {
 		struct flowi6 fl6 = {
@@ -162,19 +230,29 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			.fl6_sport = htons(fl->sport),
 			.fl6_dport = htons(fl->dport),
 		};
-		struct dst_entry *dst;
+		bool cached = dst;
 
 		sock = rcu_dereference(mn->sock6);
 		if (!sock)
 			goto drop;
 		/* the flow label carries the entropy value too */
 		fl6.flowlabel = htonl(fl->sport) & IPV6_FLOWLABEL_MASK;
-		dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk, &fl6, NULL);
-		if (IS_ERR(dst)) {
-			err = PTR_ERR(dst);
-			goto drop;
+		if (!dst) {
+			MRC_INC_STATS(mn, MRC_MIB_ROUTE_LOOKUPS);
+			dst = ipv6_stub->ipv6_dst_lookup_flow(net, sock->sk,
+							      &fl6, NULL);
+			if (IS_ERR(dst)) {
+				err = PTR_ERR(dst);
+				goto drop;
+			}
+			if (rc && ipv6_addr_equal(&fl6.saddr, &fl->saddr)) {
+				rc->dst = dst;
+				rc->cookie = rt6_get_cookie((struct rt6_info *)dst);
+				cached = true;
+			}
 		}
-		err = mrc_udp6_out(net, sock->sk, skb, dst, &fl6, fl, tos);
+		err = mrc_udp6_out(net, sock->sk, skb, dst, cached, &fl6, fl,
+				   tos);
 #endif
 	}
 	rcu_read_unlock();
@@ -186,15 +264,36 @@ drop:
 	return err;
 }
 
-static void mrc_conn_flow(const struct sock *sk, struct mrc_flow *fl, u16 ev)
+/**
+ * mrc_conn_xmit() - send a packet of a connection on one of its EVs
+ * @sk: the connection, locked
+ * @skb: the packet, its mrc header pushed; consumed
+ * @evi: the slot of the EV
+ * @tos: as for mrc_tunnel_xmit()
+ *
+ * The route is looked up once per EV and kept until it goes stale or the
+ * socket's bound device changes.
+ *
+ * Return: as mrc_tunnel_xmit().
+ */
+static int mrc_conn_xmit(struct sock *sk, struct sk_buff *skb, u16 evi,
+			 u8 tos)
 {
-	const struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_flow fl = {
+		.saddr = msk->saddr,
+		.daddr = msk->peer,
+		.sport = msk->evset.evs[evi].port,
+		.dport = msk->peer_udp,
+		.oif = READ_ONCE(sk->sk_bound_dev_if),
+	};
 
-	fl->saddr = msk->saddr;
-	fl->daddr = msk->peer;
-	fl->sport = ev;
-	fl->dport = msk->peer_udp;
-	fl->oif = sk->sk_bound_dev_if;
+	if (unlikely(fl.oif != msk->routes_oif)) {
+		mrc_routes_release(msk);
+		msk->routes_oif = fl.oif;
+	}
+	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, tos,
+			       msk->routes ? &msk->routes[evi] : NULL);
 }
 
 /**
@@ -345,7 +444,6 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_data_hdr *d;
 	struct sk_buff *nskb;
-	struct mrc_flow fl;
 	u16 evi, port;
 
 	nskb = mrc_data_clone(skb);
@@ -389,9 +487,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 
 	msk->stats.pkts_sent++;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
-	mrc_conn_flow(sk, &fl, port);
-	if (mrc_tunnel_xmit(sock_net(sk), nskb, &fl, INET_ECN_ECT_0) ==
-	    -ENOBUFS) {
+	if (mrc_conn_xmit(sk, nskb, evi, INET_ECN_ECT_0) == -ENOBUFS) {
 		mrc_xmit_dropped(sk, skb);
 		return -ENOBUFS;
 	}
@@ -433,11 +529,6 @@ static u16 mrc_ctl_evi(struct sock *sk)
 	return mrc_evset_pick_ctl(&mrc_sk(sk)->evset);
 }
 
-static u16 mrc_ctl_ev(struct sock *sk)
-{
-	return mrc_sk(sk)->evset.evs[mrc_ctl_evi(sk)].port;
-}
-
 /**
  * mrc_send_ack_echo() - acknowledge, echoing one received packet
  * @sk: the connection, locked
@@ -456,9 +547,8 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	unsigned int words, len;
 	struct mrc_ack_hdr *a;
 	struct sk_buff *skb;
-	struct mrc_flow fl;
 	struct mrc_ev *ev;
-	u16 prev_port;
+	u16 prev_port, evi;
 
 	if (!msk->rcv_ofo || !msk->evset.nr_evs)
 		return;
@@ -470,15 +560,15 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
 		return;
 	}
-	ev = &msk->evset.evs[mrc_ctl_evi(sk)];
+	evi = mrc_ctl_evi(sk);
+	ev = &msk->evset.evs[evi];
 	ev->acks++;
 	a = skb_push(skb, len);
 	mrc_fill_ack(sk, a, sack, words, echo_psn, echo_tsval, echo_ev, flags,
 		     ev->port);
 	prev_port = ntohs(a->prev_ev);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
-	mrc_conn_flow(sk, &fl, ev->port);
-	if (mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0) == -ENOBUFS) {
+	if (mrc_conn_xmit(sk, skb, evi, 0) == -ENOBUFS) {
 		/* our own stack dropped it: the next ACK takes its
 		 * sequence number, so the peer finds no ACK lost on the EV
 		 */
@@ -504,7 +594,6 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	bool confirm = type == MRC_PKT_CONFIRM;
 	struct mrc_syn_hdr *s;
 	struct sk_buff *skb;
-	struct mrc_flow fl;
 
 	skb = mrc_alloc_ctl(sizeof(*s));
 	if (!skb)
@@ -522,8 +611,7 @@ int mrc_send_syn(struct sock *sk, u8 type)
 	s->echo_tsval = htonl(confirm ? msk->synack_tsval : 0);
 	s->max_msg = htonl(msk->max_msg);
 	MRC_INC_STATS(mn, confirm ? MRC_MIB_OUT_CONFIRM : MRC_MIB_OUT_SYN);
-	mrc_conn_flow(sk, &fl, mrc_ctl_ev(sk));
-	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, 0);
+	return mrc_conn_xmit(sk, skb, mrc_ctl_evi(sk), 0);
 }
 
 /* The flow back to the sender of @skb: from the address it came to,
@@ -585,23 +673,22 @@ void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 	s->max_msg = htonl(mrc_settings(mn)->max_msg_size);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_SYNACK);
 	mrc_reply_flow(skb, &fl, ntohs(syn->udp_port), oif);
-	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL);
 }
 
-/* A PROBE or RST on the EV with source port @ev, carrying @psn, counted
+/* A PROBE or RST on the EV in slot @evi, carrying @psn, counted
  * in @mib once it exists (out_nomem counts it otherwise; it is not
  * retried: the timer sends the next one).  A probe is ECN-capable like
  * the data it stands for: a queue that marks data marks it instead of
  * dropping it.
  */
-static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn,
+static void mrc_send_small(struct sock *sk, u8 type, u16 evi, u32 psn,
 			   enum mrc_mib_field mib)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_probe_hdr *p;
 	struct sk_buff *skb;
-	struct mrc_flow fl;
 
 	skb = mrc_alloc_ctl(sizeof(*p));
 	if (!skb) {
@@ -612,12 +699,10 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn,
 	p = skb_push(skb, sizeof(*p));
 	mrc_fill_common(&p->common, type, 0, msk->peer_cid, msk->local_cid);
 	p->tsval = htonl(mrc_now_us32());
-	p->ev = htons(ev);
+	p->ev = htons(msk->evset.evs[evi].port);
 	p->reserved = 0;
 	p->psn = htonl(psn);
-	mrc_conn_flow(sk, &fl, ev);
-	mrc_tunnel_xmit(sock_net(sk), skb, &fl,
-			type == MRC_PKT_PROBE ? INET_ECN_ECT_0 : 0);
+	mrc_conn_xmit(sk, skb, evi, type == MRC_PKT_PROBE ? INET_ECN_ECT_0 : 0);
 }
 
 /**
@@ -626,7 +711,7 @@ static void mrc_send_small(struct sock *sk, u8 type, u16 ev, u32 psn,
  */
 void mrc_send_probe(struct sock *sk)
 {
-	mrc_send_small(sk, MRC_PKT_PROBE, mrc_ctl_ev(sk), mrc_sk(sk)->snd_nxt,
+	mrc_send_small(sk, MRC_PKT_PROBE, mrc_ctl_evi(sk), mrc_sk(sk)->snd_nxt,
 		       MRC_MIB_OUT_PROBE);
 }
 
@@ -639,8 +724,7 @@ void mrc_send_ev_probe(struct sock *sk, u16 evi)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	mrc_send_small(sk, MRC_PKT_PROBE, msk->evset.evs[evi].port,
-		       msk->snd_nxt, MRC_MIB_OUT_PROBE);
+	mrc_send_small(sk, MRC_PKT_PROBE, evi, msk->snd_nxt, MRC_MIB_OUT_PROBE);
 }
 
 /**
@@ -669,7 +753,7 @@ void mrc_send_challenge(struct sock *sk)
  */
 void mrc_send_rst(struct sock *sk)
 {
-	mrc_send_small(sk, MRC_PKT_RST, mrc_ctl_ev(sk), mrc_sk(sk)->rcv_nxt,
+	mrc_send_small(sk, MRC_PKT_RST, mrc_ctl_evi(sk), mrc_sk(sk)->rcv_nxt,
 		       MRC_MIB_OUT_RST);
 }
 
@@ -729,7 +813,7 @@ void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 	p->reserved = 0;
 	p->psn = psn;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_RST);
-	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL);
 }
 
 /* Window cost of a packet: payload plus what holding it costs the peer. */

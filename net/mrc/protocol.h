@@ -373,6 +373,21 @@ struct mrc_ack_report {
 	bool	carried;
 };
 
+/**
+ * struct mrc_route - the output route of one EV of a connection, cached
+ * @dst: the route, held; NULL until the EV's first packet or after the
+ *       route went stale (dst_check())
+ * @cookie: what dst_check() compares (IPv6 routes; 0 for IPv4)
+ *
+ * One per EV slot, not one per connection: where the host's own routes
+ * are multipath, the route depends on the source port (and the IPv6 flow
+ * label), which are the EV.
+ */
+struct mrc_route {
+	struct dst_entry	*dst;
+	u32			cookie;
+};
+
 struct mrc_sock {
 	struct inet_sock	inet;
 	u16			opt_ev_count;
@@ -459,6 +474,8 @@ struct mrc_sock {
 	bool			failed;
 
 	struct mrc_evset	evset;
+	struct mrc_route	*routes;
+	int			routes_oif;
 	u8			ev_policy;
 	u64			probe_ns;
 	u64			sweep_ns;
@@ -777,6 +794,7 @@ void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb);
 
 /* output.c */
 int mrc_route_mss(struct sock *sk);
+void mrc_routes_release(struct mrc_sock *msk);
 int mrc_xmit_data(struct sock *sk, struct sk_buff *skb);
 void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 		       u16 echo_ev, u16 flags);
