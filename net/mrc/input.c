@@ -481,6 +481,23 @@ static int mrc_rcv_write_passed(struct sock *sk, struct sk_buff *v)
 	return err;
 }
 
+/* Would a reader asleep in recvmsg() or poll() return now?  A piece that
+ * makes nobody's call return wakes nobody: a reader waiting for a whole
+ * message of 64 KiB would otherwise be woken, only to sleep again, by
+ * each of its 46 packets.  Every sleeper is woken by the wake this
+ * allows, and each one that sleeps again sets @rcv_lowat again.
+ */
+static bool mrc_rcv_wake_due(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	u32 lowat = READ_ONCE(msk->rcv_lowat);
+
+	if (!mrc_readable(sk, lowat ?: SIZE_MAX))
+		return false;
+	WRITE_ONCE(msk->rcv_lowat, 0);
+	return true;
+}
+
 /* rcv_nxt has just advanced: what waited for it follows, pieces of
  * messages to the receive queue, the peer's status records to their
  * operations, WRITE's pieces (placed already) passed over.  Wakes the
@@ -517,7 +534,7 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued)
 			break;
 		}
 	}
-	if (!err && queued)
+	if (!err && queued && mrc_rcv_wake_due(sk))
 		sk->sk_data_ready(sk);
 	return err;
 }

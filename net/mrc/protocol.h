@@ -337,6 +337,9 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @rcv_queued: payload bytes in sk_receive_queue not read yet
  * @rcv_head_off: bytes of the head piece already read by recvmsg
  * @rcv_complete: whole messages (their last piece) in sk_receive_queue
+ * @rcv_lowat: the smallest buffer of a reader asleep in recvmsg(), 0 if
+ *	none: pieces of a message wake the readers only once one of them
+ *	can return (mrc_rcv_wake_due()); reset by that wake
  * @rcv_mem_short: the next piece in order was refused for lack of memory
  *	(the pool or the memory cgroup): what is queued is readable, whole
  *	message or not, so that reading frees memory instead of waiting
@@ -488,6 +491,7 @@ struct mrc_sock {
 	u32			rcv_queued;
 	u32			rcv_head_off;
 	u32			rcv_complete;
+	u32			rcv_lowat;
 	bool			rcv_mem_short;
 	bool			rcv_op_failed;
 	u8			rcv_reserve_pages;
@@ -530,6 +534,28 @@ struct mrc6_sock {
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 {
 	return (struct mrc_sock *)sk;
+}
+
+/**
+ * mrc_readable() - is there something for recvmsg() with a buffer of @len?
+ * @sk: the connection
+ * @len: the reader's buffer (0 counts as 1); SIZE_MAX for poll()
+ *
+ * A whole message, or a piece of one that cannot wait for its rest: as
+ * much as the buffer holds, a quarter of the receive buffer (a message
+ * too large to wait for), or anything when memory is short (reading
+ * frees it).
+ */
+static inline bool mrc_readable(const struct sock *sk, size_t len)
+{
+	const struct mrc_sock *msk = mrc_sk(sk);
+	u32 pd = READ_ONCE(sk->sk_rcvbuf) / 4;
+
+	if (msk->rcv_complete)
+		return true;
+	return msk->rcv_queued &&
+	       (msk->rcv_queued >= min_t(size_t, len ? len : 1, pd) ||
+		READ_ONCE(msk->rcv_mem_short));
 }
 
 /* Denied source port ranges per namespace (MRC_CMD_PATH_SET). */

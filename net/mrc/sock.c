@@ -959,22 +959,6 @@ static int mrc_peer_sockaddr(struct sock *sk, void *addr)
 	return sizeof(*sin6);
 }
 
-/* Is there something for recvmsg with a buffer of @len bytes? */
-static bool mrc_readable(const struct sock *sk, size_t len)
-{
-	const struct mrc_sock *msk = mrc_sk(sk);
-	u32 pd = READ_ONCE(sk->sk_rcvbuf) / 4;
-
-	if (msk->rcv_complete)
-		return true;
-	/* pieces of a message too large to wait for, or that cannot grow
-	 * until memory is freed
-	 */
-	return msk->rcv_queued &&
-	       (msk->rcv_queued >= min_t(size_t, len ? len : 1, pd) ||
-		READ_ONCE(msk->rcv_mem_short));
-}
-
 /* Tell the peer its window opened once reading freed enough. */
 static void mrc_window_update(struct sock *sk, u32 before)
 {
@@ -1021,7 +1005,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	size_t copied = 0, off;
 	unsigned int nfull = 0;
-	u32 win_before;
+	u32 win_before, want;
 	struct sk_buff *skb;
 	bool peek = flags & MSG_PEEK;
 	long timeo;
@@ -1063,6 +1047,10 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			err = sock_intr_errno(timeo);
 			break;
 		}
+		/* pieces wake us once they make this call return */
+		want = clamp_t(size_t, len, 1, U32_MAX);
+		if (!msk->rcv_lowat || want < msk->rcv_lowat)
+			WRITE_ONCE(msk->rcv_lowat, want);
 		sk_wait_event(sk, &timeo, mrc_readable(sk, len) ||
 			      sk->sk_err || msk->fin_rcvd ||
 			      (sk->sk_shutdown & RCV_SHUTDOWN) ||
