@@ -83,8 +83,9 @@ mrc_expect_eq "no POLLIN is followed by EAGAIN (of ${polls:-?} POLLIN)" \
 # packet of it: 20 messages of 40000 bytes (28 packets each, under a
 # quarter of SO_RCVBUF) over a link shaped to 20 Mbit/s, where the reader
 # sleeps between packets.  Wakes counted by a kprobe on
-# sock_def_readable() (mrc's sk_data_ready), which nothing else in the
-# test's namespaces calls meanwhile but the listener, once.
+# sock_def_readable() (mrc's sk_data_ready); the count is of the whole
+# VM, whatever else wakes meanwhile (20-60 seen; a wake per packet gave
+# 563), hence the bound of a quarter of the packets.
 wake_count() {
 	local tr=/sys/kernel/tracing ev=mrc_flow_wake_$$ inst n
 	inst=$tr/instances/$ev
@@ -109,8 +110,8 @@ if wake_count mrc_transfer "20 messages of 40000 bytes over 20 Mbit/s" \
 	4 -n 20 -m 40000 -M 40000; then
 	wakes=$(cat "$tmp_wakes")
 	echo "# 20 messages of 28 packets: $wakes wakes"
-	mrc_check "the reader is woken per message, not per packet" \
-		test "$wakes" -le 45
+	mrc_check "the reader is woken per message, not per packet (at most 7 wakes per message of 28 packets)" \
+		test "$wakes" -le 140
 else
 	mrc_skip "the reader is woken per message" \
 		"the kernel lacks kprobe events (CONFIG_KPROBE_EVENTS)"

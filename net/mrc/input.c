@@ -481,19 +481,28 @@ static int mrc_rcv_write_passed(struct sock *sk, struct sk_buff *v)
 	return err;
 }
 
-/* Would a reader asleep in recvmsg() or poll() return now?  A piece that
- * makes nobody's call return wakes nobody: a reader waiting for a whole
- * message of 64 KiB would otherwise be woken, only to sleep again, by
- * each of its 46 packets.  Every sleeper is woken by the wake this
+/* Should the pieces just queued wake the socket's waiters?  When a
+ * message completed (@complete_before is @rcv_complete before them), or
+ * when, with no whole message queued, they make a reader asleep in
+ * recvmsg() or poll() return.  A piece that makes nobody's call return
+ * wakes nobody: a reader waiting for a whole message of 64 KiB would
+ * otherwise be woken, only to sleep again, by each of its 46 packets.
+ * Nor does a piece behind a whole message not yet read: no reader
+ * sleeps while there is one.  Every sleeper is woken by the wake this
  * allows, and each one that sleeps again sets @rcv_lowat again.
  */
-static bool mrc_rcv_wake_due(struct sock *sk)
+static bool mrc_rcv_wake_due(struct sock *sk, u32 complete_before)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u32 lowat = READ_ONCE(msk->rcv_lowat);
+	u32 lowat;
 
-	if (!mrc_readable(sk, lowat ?: SIZE_MAX))
-		return false;
+	if (msk->rcv_complete == complete_before) {
+		if (msk->rcv_complete)
+			return false;
+		lowat = READ_ONCE(msk->rcv_lowat);
+		if (!mrc_readable(sk, lowat ?: SIZE_MAX))
+			return false;
+	}
 	WRITE_ONCE(msk->rcv_lowat, 0);
 	return true;
 }
@@ -501,12 +510,15 @@ static bool mrc_rcv_wake_due(struct sock *sk)
 /* rcv_nxt has just advanced: what waited for it follows, pieces of
  * messages to the receive queue, the peer's status records to their
  * operations, WRITE's pieces (placed already) passed over.  Wakes the
- * reader if a piece was queued, here or (@queued) by the caller.
+ * reader if the pieces queued, here or (@queued) by the caller, call for
+ * it (mrc_rcv_wake_due(); @complete_before: whole messages queued before
+ * the caller's piece).
  *
  * Return: 0, or the error that ends the connection: -EPROTO when a piece
  * breaks the message stream.
  */
-static int mrc_rcv_in_order(struct sock *sk, bool queued)
+static int mrc_rcv_in_order(struct sock *sk, bool queued,
+			    u32 complete_before)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
@@ -534,7 +546,7 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued)
 			break;
 		}
 	}
-	if (!err && queued && mrc_rcv_wake_due(sk))
+	if (!err && queued && mrc_rcv_wake_due(sk, complete_before))
 		sk->sk_data_ready(sk);
 	return err;
 }
@@ -635,7 +647,7 @@ static void mrc_rcv_rdma_take(struct sock *sk, const struct sk_buff *skb,
 		msk->rcv_nxt++;
 		err = mrc_rcv_write_passed(sk, mrc_ofo_write(chain, last));
 		if (!err)
-			err = mrc_rcv_in_order(sk, false);
+			err = mrc_rcv_in_order(sk, false, msk->rcv_complete);
 		if (err) {
 			mrc_conn_abort(sk, -err, true);
 			return;
@@ -936,10 +948,11 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		mrc_rcv_hold(sk, psn, skb);
 		msk->rcv_ofo_bytes += cb->len;
 	} else {
+		u32 complete = msk->rcv_complete;
 		int err = mrc_rcv_deliver(sk, skb) ? 0 : -EPROTO;
 
 		if (!err)
-			err = mrc_rcv_in_order(sk, !status);
+			err = mrc_rcv_in_order(sk, !status, complete);
 		if (err) {
 			mrc_conn_abort(sk, -err, true);
 			return;
