@@ -79,46 +79,6 @@ mrc_expect_eq "a message read as poll says: intact" intact "$intact"
 mrc_expect_eq "no POLLIN is followed by EAGAIN (of ${polls:-?} POLLIN)" \
 	0 "$eagain"
 
-# A reader asleep for a message is woken when it can return, not by each
-# packet of it: 20 messages of 40000 bytes (28 packets each, under a
-# quarter of SO_RCVBUF) over a link shaped to 20 Mbit/s, where the reader
-# sleeps between packets.  Wakes counted by a kprobe on
-# sock_def_readable() (mrc's sk_data_ready); the count is of the whole
-# VM, whatever else wakes meanwhile (20-60 seen; a wake per packet gave
-# 563), hence the bound of a quarter of the packets.
-wake_count() {
-	local tr=/sys/kernel/tracing ev=mrc_flow_wake_$$ inst n
-	inst=$tr/instances/$ev
-	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
-	echo "p:$ev sock_def_readable" >>"$tr/kprobe_events" 2>/dev/null ||
-		return 2
-	if ! mkdir "$inst" || ! echo 1 >"$inst/events/kprobes/$ev/enable"; then
-		rmdir "$inst" 2>/dev/null
-		echo "-:$ev" >>"$tr/kprobe_events"
-		return 2
-	fi
-	"$@"
-	echo 0 >"$inst/events/kprobes/$ev/enable"
-	n=$(grep -c " $ev: " "$inst/trace")
-	rmdir "$inst"
-	echo "-:$ev" >>"$tr/kprobe_events"
-	echo "$n" >"$tmp_wakes"
-}
-tmp_wakes=$(mktemp)
-mrc_check "link shaped by netem" mrc_netem "$MRC_H1" eth0 delay 1ms rate 20mbit
-if wake_count mrc_transfer "20 messages of 40000 bytes over 20 Mbit/s" \
-	4 -n 20 -m 40000 -M 40000; then
-	wakes=$(cat "$tmp_wakes")
-	echo "# 20 messages of 28 packets: $wakes wakes"
-	mrc_check "the reader is woken per message, not per packet (at most 7 wakes per message of 28 packets)" \
-		test "$wakes" -le 140
-else
-	mrc_skip "the reader is woken per message" \
-		"the kernel lacks kprobe events (CONFIG_KPROBE_EVENTS)"
-fi
-rm -f "$tmp_wakes"
-mrc_netem "$MRC_H1" eth0 none
-
 # A message much larger than the send buffer is queued as the buffer
 # has room, not copied and charged whole before its first packet leaves:
 # 8 MiB sent with SO_SNDBUF 256 KiB (512 KiB in the kernel) to a receiver
