@@ -79,6 +79,24 @@ mrc_expect_eq "a message read as poll says: intact" intact "$intact"
 mrc_expect_eq "no POLLIN is followed by EAGAIN (of ${polls:-?} POLLIN)" \
 	0 "$eagain"
 
+# A reader asleep for a message is woken when it can return, not by each
+# packet of it: 20 messages of 40000 bytes (28 packets each, under a
+# quarter of SO_RCVBUF) over a link shaped to 20 Mbit/s, where the reader
+# sleeps between packets.  The receiver's rcv_wakeups counts the wakes:
+# one per message completed, and one more where a reader's piece became
+# readable (20-25 seen; a wake per packet gave 563).
+mrc_check "link shaped by netem" mrc_netem "$MRC_H1" eth0 delay 1ms rate 20mbit
+w0=$(mrc_stat "$MRC_H2" rcv_wakeups)
+mrc_transfer "20 messages of 40000 bytes over 20 Mbit/s" \
+	4 -n 20 -m 40000 -M 40000
+wakes=$(($(mrc_stat "$MRC_H2" rcv_wakeups) - ${w0:-0}))
+mrc_netem "$MRC_H1" eth0 none
+echo "# 20 messages of 28 packets: $wakes wakes"
+mrc_check "the reader is woken for each message (at least 20 wakes)" \
+	test "$wakes" -ge 20
+mrc_check "the reader is woken per message, not per packet (at most 3 wakes per message of 28 packets)" \
+	test "$wakes" -le 60
+
 # A message much larger than the send buffer is queued as the buffer
 # has room, not copied and charged whole before its first packet leaves:
 # 8 MiB sent with SO_SNDBUF 256 KiB (512 KiB in the kernel) to a receiver

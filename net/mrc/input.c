@@ -546,8 +546,10 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued,
 			break;
 		}
 	}
-	if (!err && queued && mrc_rcv_wake_due(sk, complete_before))
+	if (!err && queued && mrc_rcv_wake_due(sk, complete_before)) {
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RCV_WAKEUPS);
 		sk->sk_data_ready(sk);
+	}
 	return err;
 }
 

@@ -101,6 +101,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_READ_DONE]		= "read_done",
 	[MRC_A_STATS_DROP_BAD_RESP]	= "drop_bad_resp",
 	[MRC_A_STATS_ROUTE_LOOKUPS]	= "route_lookups",
+	[MRC_A_STATS_RCV_WAKEUPS]	= "rcv_wakeups",
 };
 
 static void stats_usage(FILE *f)

@@ -508,6 +508,7 @@ enum mrc_stats_attr {
 	MRC_A_STATS_READ_DONE,		/* our READs whose bytes all came, in order */
 	MRC_A_STATS_DROP_BAD_RESP,	/* READ response packets naming no READ in flight */
 	MRC_A_STATS_ROUTE_LOOKUPS,	/* output route lookups (an EV's route is kept) */
+	MRC_A_STATS_RCV_WAKEUPS,	/* readers woken for messages received */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
