@@ -97,6 +97,47 @@ mrc_check "the reader is woken for each message (at least 20 wakes)" \
 mrc_check "the reader is woken per message, not per packet (at most 3 wakes per message of 28 packets)" \
 	test "$wakes" -le 60
 
+# ACKs held back (mrc.rst, "Acknowledgments held back"): a stream of
+# 64 KiB messages (46 packets each) over a link without a queue takes
+# about one ACK per ack_coalesce (8) packets; with ack_coalesce 1 at the
+# receiver, one per packet.  Counted at the receiver.
+# ack_count NAME CLIENT-ARGS...: a transfer; sets $acks and $pkts
+acks=0 pkts=0
+ack_count() {
+	local a0 p0 name=$1
+	shift
+	a0=$(mrc_stat "$MRC_H2" out_ack)
+	p0=$(mrc_stat "$MRC_H2" in_pkts)
+	mrc_transfer "$name" 4 "$@"
+	acks=$(($(mrc_stat "$MRC_H2" out_ack) - a0))
+	pkts=$(($(mrc_stat "$MRC_H2" in_pkts) - p0))
+	echo "# $name: $acks ACKs for $pkts packets"
+}
+ack_count "40 messages of 64 KiB, ACKs held back" -n 40 -m 65536 -M 65536
+mrc_check "ACKs held back: at most one ACK per 3 packets received" \
+	test $((acks * 3)) -le "$pkts"
+"$MRC_TOOL" -n "$MRC_H2" config set ack_coalesce 1
+ack_count "40 messages of 64 KiB, ack_coalesce 1" -n 40 -m 65536 -M 65536
+mrc_check "ack_coalesce 1: an ACK per packet received" \
+	test $((acks * 10)) -ge $((pkts * 9))
+# What waits goes when the oldest has waited ack_delay_us: with up to 17
+# packets per ACK and a sender whose window is 4 packets, no ACK in the
+# middle of a message is sent for its count, each comes from the timer.
+# Were it not to fire, the sender would wait for retransmission timeouts.
+"$MRC_TOOL" -n "$MRC_H2" config set ack_coalesce 17
+"$MRC_TOOL" -n "$MRC_H1" config set cc_init_cwnd 2
+"$MRC_TOOL" -n "$MRC_H1" config set cc_max_cwnd 4
+r0=$(mrc_stat "$MRC_H1" rto)
+ack_count "4 messages of 1 MiB through a window of 4 packets" \
+	-n 4 -m 1048576 -M 1048576
+mrc_expect_eq "the timer sends the ACKs held back: no retransmission timeout" \
+	0 $(($(mrc_stat "$MRC_H1" rto) - r0))
+mrc_check "the timer sends the ACKs held back: fewer ACKs than packets" \
+	test "$acks" -lt "$pkts"
+"$MRC_TOOL" -n "$MRC_H2" config set ack_coalesce 8
+"$MRC_TOOL" -n "$MRC_H1" config set cc_max_cwnd 1024
+"$MRC_TOOL" -n "$MRC_H1" config set cc_init_cwnd 10
+
 # A message much larger than the send buffer is queued as the buffer
 # has room, not copied and charged whole before its first packet leaves:
 # 8 MiB sent with SO_SNDBUF 256 KiB (512 KiB in the kernel) to a receiver

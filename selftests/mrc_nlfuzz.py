@@ -483,6 +483,15 @@ def cmd_bad(_args):
     if "MRC_A_CONFIG_CC" in C:
         t.expect("cc 9 refused", g.mrc(cs, nla_u8(C["MRC_A_CONFIG_CC"], 9)),
                  (ERANGE, EINVAL))
+    if "MRC_A_CONFIG_ACK_COALESCE" in C:
+        for v in (0, C["MRC_ACK_COALESCE_LIMIT"] + 1):
+            t.expect("ack_coalesce %d refused" % v,
+                     g.mrc(cs, nla_u8(C["MRC_A_CONFIG_ACK_COALESCE"], v)),
+                     (ERANGE, EINVAL))
+        for v in (0, C["MRC_ACK_DELAY_US_LIMIT"] + 1):
+            t.expect("ack_delay_us %d refused" % v,
+                     g.mrc(cs, nla_u32(C["MRC_A_CONFIG_ACK_DELAY_US"], v)),
+                     (ERANGE, EINVAL))
     t.expect("path state 9 refused",
              g.mrc(MRC_CMD_PATH_SET, nla_u8(A_PATH_STATE, 9) +
                    nla_u16(A_PATH_PORT_MIN, 100) +

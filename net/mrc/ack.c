@@ -615,28 +615,49 @@ static void mrc_ack_log(struct sock *sk, u16 seq, u16 prev_port)
 		mrc_ack_lost_queue(sk, lost[i].seq, lost[i].port);
 }
 
+/* Does ACK @a (its echo @e, then its further echoes) echo the arrival of
+ * packet @psn sent on EV @port?
+ */
+static bool mrc_ack_echoes(const struct mrc_ack_hdr *a,
+			   const struct mrc_echo *e, u32 psn, u16 port)
+{
+	struct mrc_echo more;
+	unsigned int i;
+
+	if (e->psn == psn && e->ev == port && !(e->flags & MRC_F_PROBE))
+		return true;
+	for (i = 0; i < a->nr_echo; i++) {
+		mrc_ack_echo_get(a, i, &more);
+		if (more.psn == psn && more.ev == port)
+			return true;
+	}
+	return false;
+}
+
 /* The first ACK with a later sequence than the peer's newest at an RTO
  * that blamed EV rto_port a first time: did the packet or its ACK go
- * missing?  The peer acknowledges every data packet and numbers its ACKs:
- * if this one follows that newest directly, the peer sent no ACK in
- * between, so the packet had not arrived when it sent this one (unless
- * this one echoes it): the packet was lost on its way, and the EV goes
- * BAD now rather than at a second RTO, which a connection with one
- * packet in flight (a request) may not see on that EV for a long time.
- * With ACKs missing in between, the packet's may be among them (lost on
- * a reverse path, which the peer learns from our reports): no verdict.
+ * missing?  The peer echoes every data packet it takes, in the ACK it
+ * sends next (at once, or held back for a few more, mrc_rcv_ack_data()),
+ * and numbers its ACKs: if this one follows that newest directly, the
+ * peer sent no ACK in between, so the packet had not arrived when it sent
+ * this one (unless this one echoes it): the packet was lost on its way,
+ * and the EV goes BAD now rather than at a second RTO, which a connection
+ * with one packet in flight (a request) may not see on that EV for a long
+ * time.  With ACKs missing in between, the packet's may be among them
+ * (lost on a reverse path, which the peer learns from our reports): no
+ * verdict.
  */
-static void mrc_rto_judge(struct sock *sk, u16 seq, const struct mrc_echo *e)
+static void mrc_rto_judge(struct sock *sk, const struct mrc_ack_hdr *a,
+			  const struct mrc_echo *e)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u16 port = msk->rto_port, evi;
+	u16 port = msk->rto_port, seq = ntohs(a->ack_seq), evi;
 
 	if (!port || (s16)(seq - msk->rto_ack_seq) <= 0)
 		return;
 	msk->rto_port = 0;
 	if ((u16)(seq - msk->rto_ack_seq) != 1 ||
-	    (e->psn == msk->rto_psn && e->ev == port &&
-	     !(e->flags & MRC_F_PROBE)))
+	    mrc_ack_echoes(a, e, msk->rto_psn, port))
 		return;
 	evi = mrc_evset_find(&msk->evset, port);
 	if (evi != MRC_EV_NONE && msk->evset.evs[evi].suspect)
@@ -686,7 +707,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
-	mrc_rto_judge(sk, ntohs(a->ack_seq), &echo);
+	mrc_rto_judge(sk, a, &echo);
 	msk->last_ack_ns = now;
 	/* sprayed ACKs reorder: the window of the newest counts, which is
 	 * the one with the later sequence, or one that acknowledges more
@@ -697,12 +718,15 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		msk->peer_rwnd = ntohl(a->rwnd);
 	}
 
-	/* RTT from the echoed timestamps, which name one transmission each */
-	mrc_rcv_echo(sk, &echo, &rtt_us, now);
+	/* RTT from the echoed timestamps, which name one transmission each;
+	 * the window's sample is the last, the packet that sent the ACK (the
+	 * further echoes were held back for it, their samples include that)
+	 */
 	for (i = 0; i < a->nr_echo; i++) {
 		mrc_ack_echo_get(a, i, &more);
 		mrc_rcv_echo(sk, &more, &rtt_us, now);
 	}
+	mrc_rcv_echo(sk, &echo, &rtt_us, now);
 
 	/* cumulative part: free what the peer has for good */
 	if (msk->snd_una != cum)
@@ -910,15 +934,37 @@ static bool mrc_may_probe_evs(const struct sock *sk)
 }
 
 /* Next expiry of the connection's timer, or 0 when it has nothing to do:
- * its own duties or the next probe of a BAD EV.
+ * its own duties, the next probe of a BAD EV, or the ACK held back.
  */
 static u64 mrc_timer_deadline(struct sock *sk)
 {
-	u64 d = mrc_timer_conn_deadline(sk), p = mrc_sk(sk)->probe_ns;
+	struct mrc_sock *msk = mrc_sk(sk);
+	u64 d = mrc_timer_conn_deadline(sk), p = msk->probe_ns;
 
-	if (p && mrc_may_probe_evs(sk) && (!d || p < d))
-		return p;
+	if (!mrc_may_probe_evs(sk))
+		return d;
+	if (p && (!d || p < d))
+		d = p;
+	if (msk->ack_pend_n && (!d || msk->ack_due_ns < d))
+		d = msk->ack_due_ns;
 	return d;
+}
+
+/**
+ * mrc_ack_flush() - send the ACK held back for data packets taken
+ * @sk: the connection, locked
+ *
+ * The newest of them is its echo, the others its further echoes.
+ */
+void mrc_ack_flush(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ack_echo e;
+
+	if (!msk->ack_pend_n)
+		return;
+	e = msk->ack_pend[--msk->ack_pend_n];
+	mrc_send_ack_echo(sk, ntohl(e.psn), ntohl(e.tsval), ntohs(e.ev), 0);
 }
 
 /**
@@ -942,6 +988,8 @@ void mrc_timer_handle(struct sock *sk)
 	rto_max_us = s->rto_max_us;
 	rcu_read_unlock();
 
+	if (msk->ack_pend_n && now >= msk->ack_due_ns)
+		mrc_ack_flush(sk);
 	if (msk->probe_ns && now >= msk->probe_ns && mrc_may_probe_evs(sk))
 		mrc_ev_probe_due(sk, now);
 	deadline = mrc_timer_conn_deadline(sk);
@@ -1078,6 +1126,23 @@ void mrc_timer_arm(struct sock *sk)
 		}
 	}
 	hrtimer_start(t, ns_to_ktime(deadline), HRTIMER_MODE_ABS_SOFT);
+}
+
+/**
+ * mrc_timer_arm_by() - make sure the connection's timer fires by a time
+ * @sk: the connection, locked
+ * @ns: the time (mrc_now_ns()), which mrc_timer_deadline() includes
+ *
+ * A timer already due by then is left alone: it computes its next
+ * deadline when it fires.
+ */
+void mrc_timer_arm_by(struct sock *sk, u64 ns)
+{
+	struct hrtimer *t = &mrc_sk(sk)->timer;
+
+	if (hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns)
+		return;
+	mrc_timer_arm(sk);
 }
 
 /**

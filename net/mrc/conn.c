@@ -363,6 +363,8 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	u16 nr_pos, nr_evs;
 
 	mrc_conn_ev_params(sk, s, &nr_pos, &nr_evs);
+	msk->ack_coalesce = s->ack_coalesce;
+	msk->ack_delay_us = s->ack_delay_us;
 	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
@@ -396,6 +398,7 @@ void mrc_conn_free_state(struct sock *sk)
 	msk->routes = NULL;
 	msk->rtx = NULL;
 	msk->rcv_ofo = NULL;
+	msk->ack_pend_n = 0;
 	memset(&msk->evset, 0, sizeof(msk->evset));
 }
 

@@ -629,13 +629,56 @@ static struct sk_buff *mrc_imm_alloc(struct sock *sk,
 	return skb;
 }
 
+/**
+ * mrc_rcv_ack_data() - acknowledge a data packet just taken
+ * @sk: the connection, locked
+ * @psn: its PSN
+ * @tsval: its transmit time
+ * @ev: its EV
+ * @flags: MRC_F_CE if it came marked
+ * @more: more of its message or operation is to come
+ *
+ * An ACK goes at once for a packet that says something the sender must
+ * hear now: a mark, a gap (the packet came out of order, or filled a
+ * hole), the end of a message or an operation, the FIN.  A packet in
+ * order in the middle of a stream is held back instead, to go as one of
+ * the echoes of the next ACK (each keeps its own PSN, timestamp and EV,
+ * so the sender's per-EV RTT and loss rules see every packet), until
+ * @ack_coalesce packets wait or the oldest has waited @ack_delay_us: the
+ * sender's RTT samples include at most that wait.
+ */
+static void mrc_rcv_ack_data(struct sock *sk, u32 psn, u32 tsval, u16 ev,
+			     u16 flags, bool more)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	struct mrc_ack_echo *e;
+
+	if (!mrc_ack_hold(psn, msk->rcv_nxt, msk->rcv_hi, more, flags,
+			  msk->ack_pend_n, msk->ack_coalesce)) {
+		mrc_send_ack_echo(sk, psn, tsval, ev, flags);
+		return;
+	}
+	e = &msk->ack_pend[msk->ack_pend_n++];
+	e->psn = htonl(psn);
+	e->tsval = htonl(tsval);
+	e->ev = htons(ev);
+	e->flags = 0;
+	if (msk->ack_pend_n == 1) {
+		msk->ack_due_ns = mrc_now_ns() +
+				  (u64)msk->ack_delay_us * NSEC_PER_USEC;
+		mrc_timer_arm_by(sk, msk->ack_due_ns);
+	}
+}
+
 /* A one-sided packet @skb at @psn, new and inside the window, is taken:
  * @chain (what the walk in order does for it, mrc_rcv_write_passed()) is
  * held with its PSN, or done now if it is rcv_nxt; @last: it ends a
- * WRITE.  ACKs it.
+ * WRITE; @more: more of its operation is to come (mrc_rcv_ack_data()).
+ * ACKs it.
  */
 static void mrc_rcv_rdma_take(struct sock *sk, const struct sk_buff *skb,
-			      u32 psn, struct sk_buff *chain, bool last)
+			      u32 psn, struct sk_buff *chain, bool last,
+			      bool more)
 {
 	const struct mrc_data_hdr *d = (const void *)mrc_skb_hdr(skb);
 	bool ce = mrc_cb(skb)->flags & MRC_CB_CE;
@@ -655,8 +698,8 @@ static void mrc_rcv_rdma_take(struct sock *sk, const struct sk_buff *skb,
 			return;
 		}
 	}
-	mrc_send_ack_echo(sk, psn, ntohl(d->tsval), ntohs(d->ev),
-			  ce ? MRC_F_CE : 0);
+	mrc_rcv_ack_data(sk, psn, ntohl(d->tsval), ntohs(d->ev),
+			 ce ? MRC_F_CE : 0, more);
 	if (msk->fin_rcvd && msk->fin_acked)
 		mrc_conn_done(sk);
 }
@@ -743,7 +786,7 @@ static void mrc_rcv_write(struct sock *sk, struct sk_buff *skb, u32 psn)
 		rec->next = imm;
 	else
 		rec = imm;
-	mrc_rcv_rdma_take(sk, skb, psn, rec, last);
+	mrc_rcv_rdma_take(sk, skb, psn, rec, last, !last);
 	return;
 nomem:
 	kfree_skb(imm);
@@ -774,7 +817,7 @@ static void mrc_rcv_read(struct sock *sk, struct sk_buff *skb, u32 psn)
 	j->len = ntohl(x->op_len);
 	j->done = 0;
 	mrc_cb(job)->msg_id = MRC_F_READ;
-	mrc_rcv_rdma_take(sk, skb, psn, job, false);
+	mrc_rcv_rdma_take(sk, skb, psn, job, false, false);
 }
 
 /* A piece of the response to our READ (DATA with MRC_F_RESP), new and
@@ -801,7 +844,7 @@ static void mrc_rcv_resp(struct sock *sk, struct sk_buff *skb, u32 psn)
 	op = mrc_op_read_find(sk, op_id, op_len);
 	if (!op) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_BAD_RESP);
-		mrc_rcv_rdma_take(sk, skb, psn, NULL, false);
+		mrc_rcv_rdma_take(sk, skb, psn, NULL, false, false);
 		return;
 	}
 	if (off + len == op_len) {
@@ -826,7 +869,7 @@ static void mrc_rcv_resp(struct sock *sk, struct sk_buff *skb, u32 psn)
 	/* not a WRITE's: its end is the chain's (rcv_op_failed is the
 	 * peer's WRITEs', whose pieces ours may come between)
 	 */
-	mrc_rcv_rdma_take(sk, skb, psn, end, false);
+	mrc_rcv_rdma_take(sk, skb, psn, end, false, !end);
 }
 
 static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
@@ -841,6 +884,7 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	u32 slot = psn % MRC_WIN_PKTS;
 	bool fin = ntohs(d->common.flags) & MRC_F_FIN;
 	bool status = ntohs(d->common.flags) & MRC_F_STATUS;
+	bool more;
 
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_FIN_WAIT1 &&
 	    sk->sk_state != TCP_CLOSE_WAIT) {
@@ -942,6 +986,8 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		cb->len = 0;
 		cb->flags = MRC_CB_PEER_STATUS;
 	}
+	/* the packet may be read and freed once delivered */
+	more = !fin && !status && cb->len < cb->msg_len - cb->offset;
 	__skb_pull(skb, sizeof(struct udphdr) + sizeof(*d));
 	skb_orphan(skb);
 	skb_set_owner_r(skb, sk);
@@ -960,7 +1006,7 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 			return;
 		}
 	}
-	mrc_send_ack_echo(sk, psn, tsval, ev, ce);
+	mrc_rcv_ack_data(sk, psn, tsval, ev, ce, more);
 	/* both directions are finished */
 	if (msk->fin_rcvd && msk->fin_acked)
 		mrc_conn_done(sk);

@@ -66,6 +66,30 @@ static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
 	return mrc_psn_in_window(psn, cum, MRC_SACK_BITS + 1);
 }
 
+/**
+ * mrc_ack_hold() - may a data packet's ACK wait to go with later ones?
+ * @psn: its PSN, just taken
+ * @rcv_nxt: the next PSN expected in order, after it was taken
+ * @rcv_hi: one past the highest PSN held out of order (not after
+ *          @rcv_nxt when none is)
+ * @more: more of its message or operation is to come
+ * @flags: MRC_F_CE if it came marked
+ * @pend: packets already waiting for an ACK
+ * @coalesce: packets one ACK may stand for (1 to MRC_ACK_ECHOES + 1)
+ *
+ * Only a packet that says nothing the sender must hear now waits: in
+ * order, with nothing held out of order behind it (no gap open or just
+ * filled), unmarked, not the last of its message or operation, and not
+ * the one that makes @coalesce.
+ */
+static inline bool mrc_ack_hold(u32 psn, u32 rcv_nxt, u32 rcv_hi, bool more,
+				u16 flags, unsigned int pend,
+				unsigned int coalesce)
+{
+	return more && !flags && pend + 1 < coalesce && rcv_nxt == psn + 1 &&
+	       !mrc_psn_after(rcv_hi, rcv_nxt);
+}
+
 /* The peer's ACKs remembered (struct mrc_ack_rx), and how many later ones
  * must have arrived before a missing one counts as lost.
  */

@@ -48,6 +48,10 @@ static struct netlink_range_validation mrc_cc_max_range = {
 	.min = 2, .max = 1024,
 };
 
+static struct netlink_range_validation mrc_ack_delay_range = {
+	.min = 1, .max = MRC_ACK_DELAY_US_LIMIT,
+};
+
 static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 	[MRC_A_CONFIG_PORT]		= NLA_POLICY_MIN(NLA_U16, 1),
 	[MRC_A_CONFIG_RTO_MIN_US]	=
@@ -79,6 +83,10 @@ static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_init_range),
 	[MRC_A_CONFIG_CC_MAX_CWND]	=
 		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_cc_max_range),
+	[MRC_A_CONFIG_ACK_COALESCE]	=
+		NLA_POLICY_RANGE(NLA_U8, 1, MRC_ACK_COALESCE_LIMIT),
+	[MRC_A_CONFIG_ACK_DELAY_US]	=
+		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_ack_delay_range),
 };
 
 static const struct nla_policy mrc_conn_get_policy[MRC_A_CONN_MAX + 1] = {
@@ -153,7 +161,9 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, MRC_A_CONFIG_CC_AI, s.cc_params.ai) ||
 	    nla_put_u32(msg, MRC_A_CONFIG_CC_MD, s.cc_params.md) ||
 	    nla_put_u32(msg, MRC_A_CONFIG_CC_INIT_CWND, s.cc_params.init_cwnd) ||
-	    nla_put_u32(msg, MRC_A_CONFIG_CC_MAX_CWND, s.cc_params.max_cwnd)) {
+	    nla_put_u32(msg, MRC_A_CONFIG_CC_MAX_CWND, s.cc_params.max_cwnd) ||
+	    nla_put_u8(msg, MRC_A_CONFIG_ACK_COALESCE, s.ack_coalesce) ||
+	    nla_put_u32(msg, MRC_A_CONFIG_ACK_DELAY_US, s.ack_delay_us)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -203,6 +213,10 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 	if (attrs[MRC_A_CONFIG_CC_MAX_CWND])
 		s->cc_params.max_cwnd =
 			nla_get_u32(attrs[MRC_A_CONFIG_CC_MAX_CWND]);
+	if (attrs[MRC_A_CONFIG_ACK_COALESCE])
+		s->ack_coalesce = nla_get_u8(attrs[MRC_A_CONFIG_ACK_COALESCE]);
+	if (attrs[MRC_A_CONFIG_ACK_DELAY_US])
+		s->ack_delay_us = nla_get_u32(attrs[MRC_A_CONFIG_ACK_DELAY_US]);
 
 	if (s->cc_params.init_cwnd > s->cc_params.max_cwnd) {
 		NL_SET_ERR_MSG_MOD(extack, "cc_init_cwnd is above cc_max_cwnd");

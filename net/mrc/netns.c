@@ -173,6 +173,8 @@ static void mrc_settings_default(struct mrc_settings *s)
 	s->cc_params.md = MRC_DEFAULT_CC_MD;
 	s->cc_params.init_cwnd = MRC_DEFAULT_CC_INIT_CWND;
 	s->cc_params.max_cwnd = MRC_DEFAULT_CC_MAX_CWND;
+	s->ack_coalesce = MRC_DEFAULT_ACK_COALESCE;
+	s->ack_delay_us = MRC_DEFAULT_ACK_DELAY_US;
 }
 
 static bool mrc_deny_matches(const struct mrc_deny *d,

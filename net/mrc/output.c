@@ -529,8 +529,11 @@ static u16 mrc_ctl_evi(struct sock *sk)
 	return mrc_evset_pick_ctl(&mrc_sk(sk)->evset);
 }
 
+/* the packets an ACK may stand for: its echo and its further echoes */
+static_assert(MRC_ACK_ECHOES + 1 == MRC_ACK_COALESCE_LIMIT);
+
 /**
- * mrc_send_ack_echo() - acknowledge, echoing one received packet
+ * mrc_send_ack_echo() - acknowledge a received packet, and those held back
  * @sk: the connection, locked
  * @echo_psn: PSN of the packet that triggered the ACK
  * @echo_tsval: its transmit time
@@ -543,8 +546,8 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
+	unsigned int words, len, n = msk->ack_pend_n;
 	u32 sack[MRC_SACK_WORDS];
-	unsigned int words, len;
 	struct mrc_ack_hdr *a;
 	struct sk_buff *skb;
 	struct mrc_ev *ev;
@@ -554,9 +557,10 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 		return;
 	words = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
 			       msk->rcv_nxt, msk->rcv_hi, sack);
-	len = mrc_ack_len(words - MRC_SACK_BITS_MIN / 32, 0);
+	len = mrc_ack_len(words - MRC_SACK_BITS_MIN / 32, n);
 	skb = mrc_alloc_ctl(len);
 	if (!skb) {
+		/* what was held waits for the timer, or the next ACK */
 		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
 		return;
 	}
@@ -566,6 +570,13 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	a = skb_push(skb, len);
 	mrc_fill_ack(sk, a, sack, words, echo_psn, echo_tsval, echo_ev, flags,
 		     ev->port);
+	/* the packets held back go as its further echoes */
+	if (n) {
+		memcpy((__be32 *)(a + 1) + a->sack_words, msk->ack_pend,
+		       n * sizeof(msk->ack_pend[0]));
+		a->nr_echo = n;
+		msk->ack_pend_n = 0;
+	}
 	prev_port = ntohs(a->prev_ev);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_ACK);
 	if (mrc_conn_xmit(sk, skb, evi, 0) == -ENOBUFS) {

@@ -348,6 +348,12 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  *	limit for pieces in order, until the reader has taken all that is
  *	queued (mrc_mem_force_rmem())
  * @rcv_ce: CE-marked data packets received
+ * @ack_pend: data packets taken but not acknowledged yet, as the echoes
+ *	of the next ACK (mrc_rcv_ack_data())
+ * @ack_pend_n: entries in @ack_pend
+ * @ack_coalesce: data packets one ACK may acknowledge (the setting)
+ * @ack_delay_us: longest @ack_pend may wait (the setting)
+ * @ack_due_ns: when @ack_pend must go, if not empty
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
  * @mrs: memory regions (struct mrc_mr) by index (mrc_mr_key_idx()),
@@ -496,6 +502,11 @@ struct mrc_sock {
 	bool			rcv_op_failed;
 	u8			rcv_reserve_pages;
 	u32			rcv_ce;
+	struct mrc_ack_echo	ack_pend[MRC_ACK_ECHOES];
+	u8			ack_pend_n;
+	u8			ack_coalesce;
+	u32			ack_delay_us;
+	u64			ack_due_ns;
 	bool			fin_rcvd;
 
 	struct mrc_conn_stats {
@@ -595,6 +606,8 @@ struct mrc_settings {
 	u32	probe_interval_ms;
 	u8	cc;
 	struct mrc_cc_params cc_params;
+	u8	ack_coalesce;
+	u32	ack_delay_us;
 	struct rcu_head rcu;
 };
 
@@ -849,6 +862,8 @@ void mrc_ofo_purge(struct sock *sk);
 void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb);
 void mrc_timer_init(struct sock *sk);
 void mrc_timer_arm(struct sock *sk);
+void mrc_timer_arm_by(struct sock *sk, u64 ns);
+void mrc_ack_flush(struct sock *sk);
 void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
 void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);

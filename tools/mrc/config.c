@@ -69,6 +69,12 @@ static const struct setting {
 	  NULL, "window of a new connection, packets" },
 	{ "cc_max_cwnd", MRC_A_CONFIG_CC_MAX_CWND, MNL_TYPE_U32, 2, 1024, NULL,
 	  "largest window, packets" },
+	{ "ack_coalesce", MRC_A_CONFIG_ACK_COALESCE, MNL_TYPE_U8, 1,
+	  MRC_ACK_COALESCE_LIMIT, NULL,
+	  "data packets one ACK may acknowledge (1: an ACK per packet)" },
+	{ "ack_delay_us", MRC_A_CONFIG_ACK_DELAY_US, MNL_TYPE_U32, 1,
+	  MRC_ACK_DELAY_US_LIMIT, NULL,
+	  "longest an ACK is held back, microseconds" },
 };
 
 /* "(1-65535)" or "(spray|single)": what a setting accepts. */

@@ -34,11 +34,15 @@
 #define MRC_DEFAULT_CC_MD		512	/* of 1024: halve on loss */
 #define MRC_DEFAULT_CC_INIT_CWND	10
 #define MRC_DEFAULT_CC_MAX_CWND		1024
+#define MRC_DEFAULT_ACK_COALESCE	8
+#define MRC_DEFAULT_ACK_DELAY_US	50
 
 /* Limits of the settings. */
 #define MRC_MAX_MSG_SIZE_LIMIT		(1U << 30)
 #define MRC_EV_COUNT_LIMIT		1024
 #define MRC_EV_SPARES_LIMIT		1024
+#define MRC_ACK_COALESCE_LIMIT		17	/* one ACK's echoes (wire) */
+#define MRC_ACK_DELAY_US_LIMIT		10000
 
 /* How a connection spreads its packets over its entropy values (EVs). */
 enum mrc_ev_policy {
@@ -400,6 +404,10 @@ enum mrc_config_attr {
 					 */
 	MRC_A_CONFIG_CC_INIT_CWND,	/* u32: initial window, packets */
 	MRC_A_CONFIG_CC_MAX_CWND,	/* u32: largest window, packets */
+	MRC_A_CONFIG_ACK_COALESCE,	/* u8: data packets one ACK may
+					 * acknowledge, 1 for an ACK per packet
+					 */
+	MRC_A_CONFIG_ACK_DELAY_US,	/* u32: longest an ACK is held back */
 
 	__MRC_A_CONFIG_MAX,
 	MRC_A_CONFIG_MAX = __MRC_A_CONFIG_MAX - 1
