@@ -1101,6 +1101,13 @@ void mrc_timer_init(struct sock *sk)
  * the callback is running on another CPU, the timer is left as it is:
  * the callback, or mrc_release_cb() after it, computes the deadline
  * again.
+ *
+ * A timer queued to fire no later than the deadline is not moved: when
+ * it fires early it computes the deadline again (mrc_timer_handle()).
+ * The deadline moves later with nearly every ACK (the oldest packet in
+ * flight is acknowledged), and moving an hrtimer takes its base's lock
+ * twice and may reprogram the clock event device: the timer now fires
+ * early about once per RTO instead of moving at every ACK.
  */
 void mrc_timer_arm(struct sock *sk)
 {
@@ -1112,6 +1119,9 @@ void mrc_timer_arm(struct sock *sk)
 		mrc_timer_stop(sk);
 		return;
 	}
+	if (hrtimer_is_queued(t) &&
+	    ktime_to_ns(hrtimer_get_expires(t)) <= deadline)
+		return;
 	if (!hrtimer_is_queued(t)) {
 		sock_hold(sk);
 	} else if (!msk->in_timer_cb) {
