@@ -311,7 +311,7 @@ static void mrc_spurious(struct sock *sk, u32 psn, u16 evi, u32 last_us,
 		if (ev->state == MRC_EV_BAD &&
 		    (s32)((u32)div_u64(ev->bad_ns, NSEC_PER_USEC) - last_us) <= 0)
 			mrc_ev_revive(sk, evi, MRC_MIB_EV_GOOD_LATE);
-		mrc_ev_late(sk, evi, mrc_now_us32() - tsval);
+		mrc_ev_late(sk, evi, mrc_ns_to_us32(now) - tsval);
 	}
 	if (mrc_cc_undo(&msk->cc, psn)) {
 		MRC_INC_STATS(mn, MRC_MIB_CC_UNDO);
@@ -327,7 +327,7 @@ static void mrc_late_arrived(struct sock *sk, u32 psn, u16 evi, bool rescue,
 			     u32 last_us, u32 tsval, u64 now)
 {
 	if (rescue)
-		mrc_ev_late(sk, evi, mrc_now_us32() - tsval);
+		mrc_ev_late(sk, evi, mrc_ns_to_us32(now) - tsval);
 	else
 		mrc_spurious(sk, psn, evi, last_us, tsval, now);
 }
@@ -517,7 +517,7 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			return;
 		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
 		    sent_us == e->tsval) {
-			*rtt_us = mrc_now_us32() - e->tsval;
+			*rtt_us = mrc_ns_to_us32(now) - e->tsval;
 			mrc_rtt_sample(sk, *rtt_us);
 			mrc_ev_delay(sk, mrc_cb(rskb)->evi, *rtt_us,
 				     e->flags & MRC_F_CE);

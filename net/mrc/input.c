@@ -1102,7 +1102,10 @@ static int mrc_rcv_sk(struct sock *sk, struct sk_buff *skb)
 			goto consumed;
 		}
 	}
-	msk->last_rcv_ns = mrc_now_ns();
+	/* for the idle probe and timeout, seconds away: the clock of the
+	 * last tick does, without reading the clock source per packet
+	 */
+	msk->last_rcv_ns = ktime_get_coarse_ns();
 
 	switch (h->type) {
 	case MRC_PKT_DATA:

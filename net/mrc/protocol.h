@@ -730,9 +730,15 @@ static inline u64 mrc_now_ns(void)
 	return ktime_get_ns();
 }
 
+/* @ns (mrc_now_ns()) as mrc_now_us32() would have said it then. */
+static inline u32 mrc_ns_to_us32(u64 ns)
+{
+	return (u32)div_u64(ns, NSEC_PER_USEC);
+}
+
 static inline u32 mrc_now_us32(void)
 {
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	return mrc_ns_to_us32(ktime_get_ns());
 }
 
 /* af_mrc.c */
