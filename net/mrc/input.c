@@ -645,15 +645,22 @@ static struct sk_buff *mrc_imm_alloc(struct sock *sk,
  * the echoes of the next ACK (each keeps its own PSN, timestamp and EV,
  * so the sender's per-EV RTT and loss rules see every packet), until
  * @ack_coalesce packets wait or the oldest has waited @ack_delay_us: the
- * sender's RTT samples include at most that wait.
+ * sender's RTT samples include at most that wait.  Only packets that come
+ * less than @ack_delay_us apart wait: in a slower stream every one is
+ * acknowledged at once, as before.
  */
 static void mrc_rcv_ack_data(struct sock *sk, u32 psn, u32 tsval, u16 ev,
 			     u16 flags, bool more)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
+	u64 now = mrc_now_ns(), delay;
 	struct mrc_ack_echo *e;
+	bool fast;
 
-	if (!mrc_ack_hold(psn, msk->rcv_nxt, msk->rcv_hi, more, flags,
+	delay = (u64)msk->ack_delay_us * NSEC_PER_USEC;
+	fast = now - msk->ack_data_ns < delay;
+	msk->ack_data_ns = now;
+	if (!mrc_ack_hold(psn, msk->rcv_nxt, msk->rcv_hi, more, fast, flags,
 			  msk->ack_pend_n, msk->ack_coalesce)) {
 		mrc_send_ack_echo(sk, psn, tsval, ev, flags);
 		return;
@@ -664,8 +671,7 @@ static void mrc_rcv_ack_data(struct sock *sk, u32 psn, u32 tsval, u16 ev,
 	e->ev = htons(ev);
 	e->flags = 0;
 	if (msk->ack_pend_n == 1) {
-		msk->ack_due_ns = mrc_now_ns() +
-				  (u64)msk->ack_delay_us * NSEC_PER_USEC;
+		msk->ack_due_ns = now + delay;
 		mrc_timer_arm_by(sk, msk->ack_due_ns);
 	}
 }

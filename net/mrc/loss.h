@@ -73,6 +73,7 @@ static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
  * @rcv_hi: one past the highest PSN held out of order (not after
  *          @rcv_nxt when none is)
  * @more: more of its message or operation is to come
+ * @fast: the packet before it came less than the longest wait before it
  * @flags: MRC_F_CE if it came marked
  * @pend: packets already waiting for an ACK
  * @coalesce: packets one ACK may stand for (1 to MRC_ACK_ECHOES + 1)
@@ -80,14 +81,16 @@ static inline bool mrc_loss_ev_visible(u32 psn, u32 cum)
  * Only a packet that says nothing the sender must hear now waits: in
  * order, with nothing held out of order behind it (no gap open or just
  * filled), unmarked, not the last of its message or operation, and not
- * the one that makes @coalesce.
+ * the one that makes @coalesce; and only in a stream fast enough that
+ * the next one is likely to come before the wait ends (@fast): a slow
+ * one gains nothing by waiting, and each wait lengthens its RTT samples.
  */
 static inline bool mrc_ack_hold(u32 psn, u32 rcv_nxt, u32 rcv_hi, bool more,
-				u16 flags, unsigned int pend,
+				bool fast, u16 flags, unsigned int pend,
 				unsigned int coalesce)
 {
-	return more && !flags && pend + 1 < coalesce && rcv_nxt == psn + 1 &&
-	       !mrc_psn_after(rcv_hi, rcv_nxt);
+	return more && fast && !flags && pend + 1 < coalesce &&
+	       rcv_nxt == psn + 1 && !mrc_psn_after(rcv_hi, rcv_nxt);
 }
 
 /* The peer's ACKs remembered (struct mrc_ack_rx), and how many later ones

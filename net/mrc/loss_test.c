@@ -338,32 +338,45 @@ static void mrc_ack_rx_late_only_arrives(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ack_run(&rx, 71, 90, 0x8000, 3, got), 0U);
 }
 
-/* Which data packets' ACKs wait to go with later ones. */
+/* Which data packets' ACKs wait to go with later ones: @psn just taken,
+ * in the middle of its message, the stream fast, nothing else unusual.
+ */
+static bool hold(u32 psn, u32 rcv_nxt, u32 rcv_hi, unsigned int pend,
+		 unsigned int coalesce)
+{
+	return mrc_ack_hold(psn, rcv_nxt, rcv_hi, true, true, 0, pend,
+			    coalesce);
+}
+
 static void mrc_ack_hold_rule(struct kunit *test)
 {
 	/* in order in the middle of a message: waits, up to the 8th */
-	KUNIT_EXPECT_TRUE(test, mrc_ack_hold(100, 101, 101, true, 0, 0, 8));
-	KUNIT_EXPECT_TRUE(test, mrc_ack_hold(100, 101, 101, true, 0, 6, 8));
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, 0, 7, 8));
-	KUNIT_EXPECT_TRUE(test, mrc_ack_hold(100, 101, 101, true, 0, 15, 17));
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, 0, 16, 17));
+	KUNIT_EXPECT_TRUE(test, hold(100, 101, 101, 0, 8));
+	KUNIT_EXPECT_TRUE(test, hold(100, 101, 101, 6, 8));
+	KUNIT_EXPECT_FALSE(test, hold(100, 101, 101, 7, 8));
+	KUNIT_EXPECT_TRUE(test, hold(100, 101, 101, 15, 17));
+	KUNIT_EXPECT_FALSE(test, hold(100, 101, 101, 16, 17));
 	/* an ACK per packet */
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, 0, 0, 1));
+	KUNIT_EXPECT_FALSE(test, hold(100, 101, 101, 0, 1));
 	/* the last of a message or an operation, a marked one */
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, false, 0, 0, 8));
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, MRC_F_CE,
+	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, false, true, 0,
+					      0, 8));
+	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, true,
+					      MRC_F_CE, 0, 8));
+	/* a slow stream: the next packet is not worth waiting for */
+	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 101, true, false, 0,
 					      0, 8));
 	/* out of order: held, the gap stays open */
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(105, 100, 106, true, 0, 0, 8));
+	KUNIT_EXPECT_FALSE(test, hold(105, 100, 106, 0, 8));
 	/* it filled a gap: the ones that waited went with it */
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 106, 106, true, 0, 0, 8));
+	KUNIT_EXPECT_FALSE(test, hold(100, 106, 106, 0, 8));
 	/* in order, but packets wait out of order beyond the next gap */
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(100, 101, 110, true, 0, 0, 8));
+	KUNIT_EXPECT_FALSE(test, hold(100, 101, 110, 0, 8));
 	/* rcv_hi left behind rcv_nxt (nothing held) is not a gap */
-	KUNIT_EXPECT_TRUE(test, mrc_ack_hold(100, 101, 90, true, 0, 0, 8));
+	KUNIT_EXPECT_TRUE(test, hold(100, 101, 90, 0, 8));
 	/* across the wrap of the PSN space */
-	KUNIT_EXPECT_TRUE(test, mrc_ack_hold(U32_MAX, 0, 0, true, 0, 0, 8));
-	KUNIT_EXPECT_FALSE(test, mrc_ack_hold(U32_MAX, 0, 3, true, 0, 0, 8));
+	KUNIT_EXPECT_TRUE(test, hold(U32_MAX, 0, 0, 0, 8));
+	KUNIT_EXPECT_FALSE(test, hold(U32_MAX, 0, 3, 0, 8));
 }
 
 static struct kunit_case mrc_loss_cases[] = {

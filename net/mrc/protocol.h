@@ -354,6 +354,7 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @ack_coalesce: data packets one ACK may acknowledge (the setting)
  * @ack_delay_us: longest @ack_pend may wait (the setting)
  * @ack_due_ns: when @ack_pend must go, if not empty
+ * @ack_data_ns: when the last data packet was taken (mrc_rcv_ack_data())
  * @fin_rcvd: the peer's FIN was delivered in order
  * @stats: per-connection counters for MRC_INFO
  * @mrs: memory regions (struct mrc_mr) by index (mrc_mr_key_idx()),
@@ -507,6 +508,7 @@ struct mrc_sock {
 	u8			ack_coalesce;
 	u32			ack_delay_us;
 	u64			ack_due_ns;
+	u64			ack_data_ns;
 	bool			fin_rcvd;
 
 	struct mrc_conn_stats {
