@@ -34,7 +34,7 @@
 #define MRC_DEFAULT_CC_MD		512	/* of 1024: halve on loss */
 #define MRC_DEFAULT_CC_INIT_CWND	10
 #define MRC_DEFAULT_CC_MAX_CWND		1024
-#define MRC_DEFAULT_ACK_COALESCE	8
+#define MRC_DEFAULT_ACK_COALESCE	1
 #define MRC_DEFAULT_ACK_DELAY_US	50
 
 /* Limits of the settings. */
