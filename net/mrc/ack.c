@@ -950,13 +950,10 @@ static u64 mrc_timer_deadline(struct sock *sk)
 	return d;
 }
 
-/**
- * mrc_ack_flush() - send the ACK held back for data packets taken
- * @sk: the connection, locked
- *
- * The newest of them is its echo, the others its further echoes.
+/* Send the ACK held back for data packets taken: the newest of them is
+ * its echo, the others its further echoes.
  */
-void mrc_ack_flush(struct sock *sk)
+static void mrc_ack_flush(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_ack_echo e;
@@ -1086,6 +1083,12 @@ void mrc_timer_init(struct sock *sk)
 	mrc_sk(sk)->timer.function = mrc_timer_fn;
 }
 
+/* Is the connection's timer queued to fire by @ns? */
+static bool mrc_timer_due_by(struct hrtimer *t, u64 ns)
+{
+	return hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns;
+}
+
 /**
  * mrc_timer_arm() - (re)arm the connection's timer for its next duty
  * @sk: the connection, locked
@@ -1119,8 +1122,7 @@ void mrc_timer_arm(struct sock *sk)
 		mrc_timer_stop(sk);
 		return;
 	}
-	if (hrtimer_is_queued(t) &&
-	    ktime_to_ns(hrtimer_get_expires(t)) <= deadline)
+	if (mrc_timer_due_by(t, deadline))
 		return;
 	if (!hrtimer_is_queued(t)) {
 		sock_hold(sk);
@@ -1148,11 +1150,8 @@ void mrc_timer_arm(struct sock *sk)
  */
 void mrc_timer_arm_by(struct sock *sk, u64 ns)
 {
-	struct hrtimer *t = &mrc_sk(sk)->timer;
-
-	if (hrtimer_is_queued(t) && ktime_to_ns(hrtimer_get_expires(t)) <= ns)
-		return;
-	mrc_timer_arm(sk);
+	if (!mrc_timer_due_by(&mrc_sk(sk)->timer, ns))
+		mrc_timer_arm(sk);
 }
 
 /**

@@ -653,10 +653,16 @@ static void mrc_rcv_ack_data(struct sock *sk, u32 psn, u32 tsval, u16 ev,
 			     u16 flags, bool more)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u64 now = mrc_now_ns(), delay;
 	struct mrc_ack_echo *e;
+	u64 now, delay;
 	bool fast;
 
+	/* an ACK per packet (the default): no clock read for the rule */
+	if (msk->ack_coalesce <= 1) {
+		mrc_send_ack_echo(sk, psn, tsval, ev, flags);
+		return;
+	}
+	now = mrc_now_ns();
 	delay = (u64)msk->ack_delay_us * NSEC_PER_USEC;
 	fast = now - msk->ack_data_ns < delay;
 	msk->ack_data_ns = now;

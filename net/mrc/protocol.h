@@ -871,7 +871,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb);
 void mrc_timer_init(struct sock *sk);
 void mrc_timer_arm(struct sock *sk);
 void mrc_timer_arm_by(struct sock *sk, u64 ns);
-void mrc_ack_flush(struct sock *sk);
 void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
 void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);
