@@ -131,15 +131,22 @@ mrc_check "ack_coalesce 1: an ACK per packet received" \
 # What waits goes when the oldest has waited ack_delay_us: with up to 17
 # packets per ACK and a sender whose window is 4 packets, no ACK in the
 # middle of a message is sent for its count, each comes from the timer.
-# Were it not to fire, the sender would wait for retransmission timeouts.
+# Were it not to fire, the sender would wait for a retransmission timeout
+# at every window, some 190 per message.  A host that stalls the VM (or
+# UML) past rto_min_us may still cost one now and then, where the RTO
+# timer runs before the ACK its neighbour just sent arrives: one in 256
+# packets is allowed (one was seen in UML under KASAN with the rest of
+# make check running beside it).
 "$MRC_TOOL" -n "$MRC_H2" config set ack_coalesce 17
 "$MRC_TOOL" -n "$MRC_H1" config set cc_init_cwnd 2
 "$MRC_TOOL" -n "$MRC_H1" config set cc_max_cwnd 4
 r0=$(mrc_stat "$MRC_H1" rto)
 ack_count "4 messages of 1 MiB through a window of 4 packets" \
 	-n 4 -m 1048576 -M 1048576
-mrc_expect_eq "the timer sends the ACKs held back: no retransmission timeout" \
-	0 $(($(mrc_stat "$MRC_H1" rto) - r0))
+rtos=$(($(mrc_stat "$MRC_H1" rto) - r0))
+echo "# window of 4 packets: $rtos retransmission timeouts for $pkts packets"
+mrc_check "the timer sends the ACKs held back: no retransmission timeout at every window ($rtos for $pkts packets)" \
+	test $((rtos * 256)) -le "$pkts"
 mrc_check "the timer sends the ACKs held back: fewer ACKs than packets" \
 	test "$acks" -lt "$pkts"
 "$MRC_TOOL" -n "$MRC_H2" config set ack_coalesce 1
