@@ -36,9 +36,11 @@ static void mrc_ack_report_done(struct mrc_sock *msk, u32 psn)
  * The one place that changes in_flight and lost_cnt: each counts the
  * packets whose state bit is set, and a packet has at most one, so no
  * sequence of transitions can count a packet twice or uncount one that
- * was not counted.  A packet in flight is on its EV's outstanding list;
- * it is taken off when it leaves that state, and put on the list of its
- * new EV when it is sent again while in flight.
+ * was not counted.  A packet in flight is on its EV's outstanding list
+ * and at the tail of the connection's @tsorted (it was just sent, and
+ * mrc_now_ns() does not go back); it is taken off both when it leaves
+ * that state, and put on the list of its new EV, and at the tail again,
+ * when it is sent again while in flight.
  */
 void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 {
@@ -51,6 +53,7 @@ void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 	if (old == MRC_CB_IN_FLIGHT) {
 		MRC_DEBUG_WARN_ON_ONCE(!msk->in_flight);
 		list_del(&cb->ev_node);
+		skb_list_del_init(skb);
 		msk->in_flight--;
 	} else if (old == MRC_CB_LOST) {
 		MRC_DEBUG_WARN_ON_ONCE(!msk->lost_cnt);
@@ -68,9 +71,14 @@ void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state)
 	if (state == MRC_CB_IN_FLIGHT) {
 		list_add_tail(&cb->ev_node,
 			      &msk->evset.evs[cb->evi].outstanding);
+		MRC_DEBUG_WARN_ON_ONCE(!list_empty(&msk->tsorted) &&
+				       mrc_tsorted_last(msk)->sent_ns >
+				       cb->sent_ns);
+		list_add_tail(&skb->list, &msk->tsorted);
 		msk->in_flight++;
 	} else if (state == MRC_CB_LOST) {
-		msk->lost_cnt++;
+		if (!msk->lost_cnt++ || mrc_psn_before(cb->psn, msk->lost_hint))
+			msk->lost_hint = cb->psn;
 	}
 }
 
@@ -384,7 +392,7 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
-	u32 psn, srtt;
+	u32 srtt;
 
 	if (!msk->rack_sent_ns || !msk->srtt_us)
 		return;
@@ -396,15 +404,15 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 		msk->reo_mult--;
 		msk->reo_ns = now;
 	}
-	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
-		struct mrc_skb_cb *cb;
+	/* Only packets sent before the latest one acknowledged can be late
+	 * by this rule: the oldest transmissions first, up to it.
+	 */
+	skb = mrc_tsorted_first(msk);
+	while (skb && mrc_cb(skb)->sent_ns < msk->rack_sent_ns) {
+		struct mrc_skb_cb *cb = mrc_cb(skb);
+		struct sk_buff *next = list_is_last(&skb->list, &msk->tsorted) ?
+				       NULL : list_next_entry(skb, list);
 
-		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (!skb)
-			continue;
-		cb = mrc_cb(skb);
-		if (!(cb->flags & MRC_CB_IN_FLIGHT))
-			continue;
 		/* a path with a queue of its own is slower than the others:
 		 * its packets get its own RTT before they count as lost
 		 */
@@ -413,10 +421,15 @@ static void mrc_rack_detect(struct sock *sk, u64 now, u32 cum)
 					  srtt, msk->rttvar_us,
 					  msk->reo_mult)) {
 			mrc_mark_lost(sk, skb, MRC_MIB_LOST_TIME);
-			if (mrc_loss_ev_visible(cb->psn, cum))
-				mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
-					    MRC_MIB_LOST_TIME);
+			if (mrc_loss_ev_visible(cb->psn, cum) &&
+			    mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS,
+					MRC_MIB_LOST_TIME))
+				/* its EV's packets left the list: @next too,
+				 * perhaps
+				 */
+				next = mrc_tsorted_first(msk);
 		}
+		skb = next;
 	}
 }
 
@@ -824,8 +837,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct sk_buff *skb, *oldest = NULL;
-	u32 psn;
+	struct sk_buff *skb, *tmp, *oldest = mrc_tsorted_first(msk);
 
 	msk->stats.rto++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RTO);
@@ -839,12 +851,6 @@ static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 	 * without one of its packets acknowledged in between (its ACK may
 	 * have been lost on a reverse path that failed).
 	 */
-	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
-		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
-		    (!oldest || mrc_cb(skb)->sent_ns < mrc_cb(oldest)->sent_ns))
-			oldest = skb;
-	}
 	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una)) {
 		struct mrc_ev *ev = &msk->evset.evs[mrc_cb(oldest)->evi];
 
@@ -858,11 +864,8 @@ static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 			msk->rto_psn = mrc_cb(oldest)->psn;
 		}
 	}
-	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
-		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb)
-			mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
-	}
+	list_for_each_entry_safe(skb, tmp, &msk->tsorted, list)
+		mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
 	mrc_cc_on_rto(&msk->cc, msk->snd_nxt);
 	mrc_trace_cwnd(sk);
 	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);
@@ -889,9 +892,7 @@ static u64 mrc_timer_conn_deadline(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	u64 rto = (u64)msk->rto_us * NSEC_PER_USEC;
-	u64 oldest = 0;
-	struct sk_buff *skb;
-	u32 psn;
+	struct sk_buff *oldest;
 
 	switch (sk->sk_state) {
 	case TCP_SYN_SENT:
@@ -903,15 +904,10 @@ static u64 mrc_timer_conn_deadline(struct sock *sk)
 	default:
 		return 0;
 	}
-	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
-		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		/* lost ones wait for the window, they are not in flight */
-		if (skb && (mrc_cb(skb)->flags & MRC_CB_IN_FLIGHT) &&
-		    (!oldest || mrc_cb(skb)->sent_ns < oldest))
-			oldest = mrc_cb(skb)->sent_ns;
-	}
+	/* lost ones wait for the window, they are not in flight */
+	oldest = mrc_tsorted_first(msk);
 	if (oldest)
-		return max(oldest, msk->last_ack_ns) + rto;
+		return max(mrc_cb(oldest)->sent_ns, msk->last_ack_ns) + rto;
 	/* lost packets and none in flight: their transmission failed for
 	 * want of memory (the window would have let them go); no ACK will
 	 * come to push them, so try again after an RTO

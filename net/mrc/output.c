@@ -833,17 +833,23 @@ static u32 mrc_pkt_cost(const struct sk_buff *skb)
 	return mrc_cb(skb)->len + MRC_PKT_OVERHEAD;
 }
 
-/* The first packet judged lost and not yet retransmitted. */
+/* The first packet judged lost and not yet retransmitted, looked for from
+ * the lowest PSN that may be (@lost_hint), not from the window's start.
+ */
 static struct sk_buff *mrc_first_lost(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
-	u32 psn;
+	u32 psn = msk->lost_hint;
 
-	for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
+	if (!mrc_psn_in_window(psn, msk->snd_una, msk->snd_nxt - msk->snd_una))
+		psn = msk->snd_una;
+	for (; psn != msk->snd_nxt; psn++) {
 		skb = msk->rtx[psn % MRC_WIN_PKTS];
-		if (skb && (mrc_cb(skb)->flags & MRC_CB_LOST))
+		if (skb && (mrc_cb(skb)->flags & MRC_CB_LOST)) {
+			msk->lost_hint = psn;
 			return skb;
+		}
 	}
 	return NULL;
 }

@@ -95,8 +95,11 @@ u16 mrc_ev_pick(struct sock *sk, u16 avoid)
  *
  * What the EV still carries is judged lost at once and goes out again on
  * other EVs; a spare takes its place; probes start after an interval.
+ *
+ * Return: true when the EV went BAD now (its packets left the connection's
+ * list of packets in flight), false when it was not in use.
  */
-void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
+bool mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		 enum mrc_mib_field why_pkt)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
@@ -109,7 +112,7 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 
 	if (!mrc_evset_fail(&msk->evset, evi, now, mrc_probe_interval_ns(sk),
 			    &replaced))
-		return;
+		return false;
 	MRC_INC_STATS(mn, why);
 	/* reps: no exploring until the failed EVs' probes have had a go */
 	if (msk->ev_policy == MRC_EV_POLICY_REPS)
@@ -124,6 +127,7 @@ void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		mrc_mark_lost(sk, mrc_cb_skb(cb), why_pkt);
 	if (!msk->probe_ns || ev->probe_ns < msk->probe_ns)
 		msk->probe_ns = ev->probe_ns;
+	return true;
 }
 
 /**

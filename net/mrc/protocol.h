@@ -264,6 +264,13 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  *             acknowledged nor judged lost (mrc_rtx_set_state() only)
  * @lost_cnt: packets in @rtx marked MRC_CB_LOST: judged lost, or their
  *            transmission failed, and not sent again yet (the same)
+ * @lost_hint: no packet of @rtx before this PSN is marked lost (valid
+ *             while @lost_cnt is not 0): where the next retransmission
+ *             is looked for
+ * @tsorted: the packets in flight, in the order of their last
+ *           transmission, the oldest first (on skb->list: a packet of
+ *           @rtx is on no other list); the time rule, the RTO and the
+ *           timer read it instead of the whole ring
  * @bytes_out: payload bytes in [@snd_una, @snd_nxt)
  * @peer_rwnd: bytes the peer accepts beyond @snd_una
  * @cc: congestion window and its algorithm's state
@@ -436,6 +443,8 @@ struct mrc_sock {
 	struct sk_buff		**rtx;
 	u32			in_flight;
 	u32			lost_cnt;
+	u32			lost_hint;
+	struct list_head	tsorted;
 	u64			bytes_out;
 	u32			peer_rwnd;
 	struct mrc_cc		cc;
@@ -547,6 +556,18 @@ struct mrc6_sock {
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 {
 	return (struct mrc_sock *)sk;
+}
+
+/* The packet in flight sent longest ago, or NULL. */
+static inline struct sk_buff *mrc_tsorted_first(struct mrc_sock *msk)
+{
+	return list_first_entry_or_null(&msk->tsorted, struct sk_buff, list);
+}
+
+/* The packet in flight sent last; @msk->tsorted is not empty. */
+static inline struct mrc_skb_cb *mrc_tsorted_last(const struct mrc_sock *msk)
+{
+	return mrc_cb(list_last_entry(&msk->tsorted, struct sk_buff, list));
 }
 
 /**
@@ -907,7 +928,7 @@ static inline u64 mrc_fault_cookie_clock_us(void)
 
 /* path.c */
 u16 mrc_ev_pick(struct sock *sk, u16 avoid);
-void mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
+bool mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		 enum mrc_mib_field why_pkt);
 void mrc_ev_revive(struct sock *sk, u16 evi, enum mrc_mib_field why);
 void mrc_ev_weigh(struct sock *sk, u16 evi, enum mrc_mib_field why, u8 level);

@@ -36,6 +36,7 @@ void mrc_sock_init_fields(struct sock *sk)
 	mutex_init(&msk->send_lock);
 	xa_init_flags(&msk->mrs, XA_FLAGS_ALLOC);
 	__skb_queue_head_init(&msk->rsp_queue);
+	INIT_LIST_HEAD(&msk->tsorted);
 	mrc_timer_init(sk);
 	rcu_read_lock();
 	s = mrc_settings(mrc_sk_pernet(sk));
