@@ -41,8 +41,11 @@ static bool mrc_skb_from_peer(const struct sk_buff *skb,
 	return ipv6_addr_equal(peer, &ipv6_hdr(skb)->saddr);
 }
 
-/* The header bytes of @skb's type, its first 48 bytes in the linear part:
- * an ACK's SACK words and echoes, a WRITE's extension and immediate.
+/* The header bytes of @skb's type, its common header in the linear part:
+ * an ACK's SACK words and echoes, a WRITE's extension and immediate, a
+ * status record; a message's DATA header only, not its payload (in page
+ * fragments, mrc_copy_to_frags(): pulling any of it would copy the head
+ * of a clone), as mrc_hdr_check() and the fuzz model read it.
  */
 static unsigned int mrc_hdr_pull_len(const struct sk_buff *skb)
 {
@@ -53,6 +56,10 @@ static unsigned int mrc_hdr_pull_len(const struct sk_buff *skb)
 	if (h->type == MRC_PKT_DATA && (ntohs(h->flags) & MRC_F_RDMA))
 		return ntohs(h->flags) & MRC_F_IMM ? MRC_RDMA_IMM_HDR_LEN :
 		       MRC_RDMA_HDR_LEN;
+	if (h->type == MRC_PKT_DATA)
+		return sizeof(struct mrc_data_hdr) +
+		       (ntohs(h->flags) & MRC_F_STATUS ?
+			sizeof(struct mrc_op_status) : 0);
 	return sizeof(struct mrc_ack_hdr);
 }
 
@@ -1224,16 +1231,16 @@ int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 
 	len = skb->len - sizeof(struct udphdr);
 	hlen = sizeof(struct udphdr) + min_t(unsigned int, len,
-					     sizeof(struct mrc_ack_hdr));
+					     sizeof(struct mrc_hdr));
 	if (!pskb_may_pull(skb, hlen)) {
 		MRC_INC_STATS(mn, len < sizeof(struct mrc_hdr) ?
 			      MRC_MIB_DROP_SHORT : MRC_MIB_DROP_NOMEM);
 		goto drop;
 	}
-	/* an ACK's SACK words and echoes, a WRITE's extension, are read
-	 * as headers too
+	/* then the headers of its type: an ACK's SACK words and echoes, a
+	 * WRITE's extension, are read as headers too
 	 */
-	if (len > sizeof(struct mrc_ack_hdr) &&
+	if (len > sizeof(struct mrc_hdr) &&
 	    !pskb_may_pull(skb, sizeof(struct udphdr) +
 			   min_t(unsigned int, len, mrc_hdr_pull_len(skb)))) {
 		MRC_INC_STATS(mn, MRC_MIB_DROP_NOMEM);

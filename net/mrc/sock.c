@@ -520,9 +520,59 @@ static size_t mrc_pkt_payload(struct sock *sk, const struct mrc_write *wr)
 	return mrc_sk(sk)->mss - mrc_rdma_ext_len(wr);
 }
 
+/* Copy @n bytes of the sender's buffer into page fragments of @skb, as
+ * TCP does (sk_page_frag()): packets share the pages, and no packet needs
+ * a linear buffer of its payload's size.  Its truesize grows by @n.  On an
+ * error the iterator is where it was (the pages' bytes copied are lost).
+ */
+static int mrc_copy_to_frags(struct sock *sk, struct sk_buff *skb,
+			     struct iov_iter *from, size_t n)
+{
+	struct page_frag *pfrag = sk_page_frag(sk);
+	size_t done = 0;
+	int err;
+
+	while (done < n) {
+		int i = skb_shinfo(skb)->nr_frags;
+		size_t copy;
+
+		err = -ENOBUFS;
+		if (!sk_page_frag_refill(sk, pfrag))
+			goto fail;
+		copy = min_t(size_t, n - done, pfrag->size - pfrag->offset);
+		if (skb_can_coalesce(skb, i, pfrag->page, pfrag->offset)) {
+			i--;
+		} else if (i == MAX_SKB_FRAGS) {
+			err = -EMSGSIZE;	/* an mss of pages cannot do it */
+			goto fail;
+		}
+		err = -EFAULT;
+		if (!copy_from_iter_full(page_address(pfrag->page) +
+					 pfrag->offset, copy, from))
+			goto fail;
+		if (i < skb_shinfo(skb)->nr_frags) {
+			skb_frag_size_add(&skb_shinfo(skb)->frags[i], copy);
+		} else {
+			skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset,
+					   copy);
+			get_page(pfrag->page);
+		}
+		pfrag->offset += copy;
+		skb->len += copy;
+		skb->data_len += copy;
+		skb->truesize += copy;
+		done += copy;
+	}
+	return 0;
+fail:
+	iov_iter_revert(from, done);
+	return err;
+}
+
 /* Copy bytes @off to @off + @n of a message of @len bytes, or of a WRITE
- * (@wr), into packets on a private list, charged to nothing yet.  On an
- * error the list is empty and the iterator is where it was.
+ * (@wr), into packets on a private list, charged to nothing yet: the
+ * headers in each one's linear part, the payload in page fragments.  On
+ * an error the list is empty and the iterator is where it was.
  */
 static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 			     size_t len, size_t off, size_t n,
@@ -540,7 +590,7 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		size_t chunk = min_t(size_t, end - off, pkt);
 		struct mrc_skb_cb *cb;
 
-		skb = alloc_skb(MRC_HEADROOM + ext + chunk, sk->sk_allocation);
+		skb = alloc_skb(MRC_HEADROOM + ext, sk->sk_allocation);
 		if (!skb) {
 			err = -ENOBUFS;
 			goto fail;
@@ -549,12 +599,12 @@ static int mrc_build_message(struct sock *sk, struct msghdr *msg,
 		if (wr)
 			mrc_put_rdma_ext(sk, skb, wr, len, off,
 					 off + chunk == len);
-		if (chunk &&
-		    !copy_from_iter_full(skb_put(skb, chunk), chunk,
-					 &msg->msg_iter)) {
-			kfree_skb(skb);
-			err = -EFAULT;
-			goto fail;
+		if (chunk) {
+			err = mrc_copy_to_frags(sk, skb, &msg->msg_iter, chunk);
+			if (err) {
+				kfree_skb(skb);
+				goto fail;
+			}
 		}
 		copied += chunk;
 		/* the headers of each transmission go into the headroom */
@@ -657,7 +707,8 @@ static void mrc_queue_fin(struct sock *sk)
 }
 
 /* How much of the @left bytes still to queue to build now: what the send
- * buffer has room for (a packet's truesize is about twice its payload),
+ * buffer has room for (a packet's truesize is at most about twice its
+ * payload: a 1 KiB head for its headers, its payload in page fragments),
  * at least a packet and at most MRC_SEND_CHUNK_PKTS, so that the first
  * packets leave before a large message is copied whole.  In whole
  * packets of @mss payload bytes: a piece ends where a packet does.

@@ -357,8 +357,8 @@ static inline void mrc_wire_build_bug(void)
  * @len: bytes of mrc payload (the whole datagram after the UDP header);
  *       at least min(@len, mrc_hdr_len(type)) bytes are readable at @data,
  *       min(@len, MRC_ACK_MAX_LEN) for an ACK, min(@len, MRC_RDMA_HDR_LEN)
- *       for a DATA with MRC_F_RDMA, MRC_RDMA_IMM_HDR_LEN with MRC_F_IMM too
- *       (a status record ends within the first 48)
+ *       for a DATA with MRC_F_RDMA, MRC_RDMA_IMM_HDR_LEN with MRC_F_IMM too,
+ *       its DATA header and struct mrc_op_status for a status record
  * @max_msg: largest message this receiver accepts
  *
  * Pure: reads only within @len and nothing but @data.  Every field that

@@ -438,9 +438,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     max_msg, verdict);
 
 	/* Only the headers are linear in the kernel (input.c pulls
-	 * min(len, largest header), an ACK up to its largest size, a
-	 * WRITE's piece up to its extension's end, a status record is in
-	 * the first 48 bytes); the payload must not be read.
+	 * min(len, its type's header): an ACK up to its largest size, a
+	 * WRITE's piece up to its extension's end, a status record with
+	 * its record, a message's DATA its 40 bytes, its payload being in
+	 * page fragments); the payload must not be read.
 	 */
 	hlen = len >= 2 ? ref_hdr_len(buf[1]) : 0;
 	if (len >= 2 && buf[1] == 2)
@@ -449,7 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hlen = get16(buf, REF_OFF_FLAGS) & 0x0100 ? REF_RDMA_IMM_LEN :
 		       REF_RDMA_LEN;
 	if (len >= 4 && buf[1] == 1 && (get16(buf, REF_OFF_FLAGS) & 0x0040))
-		hlen = REF_STATUS_LEN;	/* within the 48 bytes always pulled */
+		hlen = REF_STATUS_LEN;
 	if (hlen < REF_COMMON_LEN)
 		hlen = REF_COMMON_LEN;
 	linear = len < hlen ? len : hlen;
