@@ -149,8 +149,14 @@ static void mrc_rtt_clamps_and_ignores(struct kunit *test)
 {
 	struct mrc_rtt r = {};
 
-	/* floor and ceiling */
-	KUNIT_EXPECT_EQ(test, mrc_rtt_update(&r, 10, 5000, 1000000), 5000U);
+	/* the floor is an allowance over srtt, then the ceiling */
+	KUNIT_EXPECT_EQ(test, mrc_rtt_update(&r, 10, 5000, 1000000), 5010U);
+	/* a steady RTT above the floor: srtt plus the floor, not srtt plus
+	 * its small variation
+	 */
+	r = (struct mrc_rtt){ 20000, 100 };
+	KUNIT_EXPECT_EQ(test, mrc_rtt_update(&r, 20000, 10000, 1000000),
+			30000U);
 	r = (struct mrc_rtt){};
 	KUNIT_EXPECT_EQ(test, mrc_rtt_update(&r, 900000, 100, 1000000),
 			1000000U);

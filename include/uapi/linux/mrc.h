@@ -384,7 +384,9 @@ enum mrc_cmd {
 enum mrc_config_attr {
 	MRC_A_CONFIG_UNSPEC,
 	MRC_A_CONFIG_PORT,		/* u16: UDP encapsulation port */
-	MRC_A_CONFIG_RTO_MIN_US,	/* u32: retransmission timeout floor */
+	MRC_A_CONFIG_RTO_MIN_US,	/* u32: retransmission timeout's least
+					 * allowance over the smoothed RTT
+					 */
 	MRC_A_CONFIG_RTO_MAX_US,	/* u32: retransmission timeout ceiling */
 	MRC_A_CONFIG_CONN_TIMEOUT_MS,	/* u32: nothing acknowledged this long:
 					 * the connection fails (ETIMEDOUT)
