@@ -369,9 +369,11 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
 	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
+	set->index = kcalloc(MRC_EVSET_INDEX_LEN(nr_evs), sizeof(*set->index),
+			     gfp);
 	msk->routes = kcalloc(nr_evs, sizeof(*msk->routes), gfp);
 	if (!msk->rtx || !msk->rcv_ofo || !set->evs || !set->act ||
-	    !msk->routes) {
+	    !set->index || !msk->routes) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
@@ -393,6 +395,7 @@ void mrc_conn_free_state(struct sock *sk)
 	kfree(msk->rcv_ofo);
 	kfree(msk->evset.evs);
 	kfree(msk->evset.act);
+	kfree(msk->evset.index);
 	mrc_routes_release(msk);
 	kfree(msk->routes);
 	msk->routes = NULL;

@@ -18,6 +18,7 @@
 #ifndef _NET_MRC_EVSET_H
 #define _NET_MRC_EVSET_H
 
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -124,6 +125,10 @@ struct mrc_ev {
  * struct mrc_evset - the entropy values of one connection
  * @evs: the slots
  * @act: for each position, the slot serving it or MRC_EV_NONE
+ * @index: the slots by port, MRC_EVSET_INDEX_LEN(@nr_evs) entries: slot + 1
+ *         at hash_32(port) or after it (linear probing), 0 where none is;
+ *         mrc_evset_find() reads it, mrc_evset_reindex() builds it
+ * @index_bits: log2 of the length of @index
  * @nr_evs: slots (positions and spares)
  * @nr_pos: positions
  * @next: next position of the data rotation
@@ -139,6 +144,8 @@ struct mrc_ev {
 struct mrc_evset {
 	struct mrc_ev	*evs;
 	u16		*act;
+	u16		*index;
+	u8		index_bits;
 	u16		nr_evs;
 	u16		nr_pos;
 	u16		next;
@@ -151,10 +158,38 @@ struct mrc_evset {
 	u64		reps_frozen;
 };
 
+/* Entries of the index of a set of @n slots: a power of two, at most two
+ * thirds full, so that a lookup finds an empty entry after a few.
+ */
+#define MRC_EVSET_INDEX_LEN(n)	roundup_pow_of_two((n) * 3 / 2 + 1)
+
+/**
+ * mrc_evset_reindex() - index the slots by port, after a port changed
+ * @set: the set, its @index of MRC_EVSET_INDEX_LEN(@nr_evs) entries
+ *
+ * O(@nr_evs): when a connection starts, and when a spare gets a new port.
+ * Of two slots with one port (there are none: ports are drawn distinct)
+ * the lower is found, as a scan in slot order would find it.
+ */
+static inline void mrc_evset_reindex(struct mrc_evset *set)
+{
+	u32 len = MRC_EVSET_INDEX_LEN(set->nr_evs), h;
+	u16 e;
+
+	set->index_bits = ilog2(len);
+	memset(set->index, 0, len * sizeof(*set->index));
+	for (e = 0; e < set->nr_evs; e++) {
+		h = hash_32(set->evs[e].port, set->index_bits);
+		while (set->index[h])
+			h = (h + 1) & (len - 1);
+		set->index[h] = e + 1;
+	}
+}
+
 /**
  * mrc_evset_init() - start with every position served by its home EV
- * @set: the set, @evs and @act allocated for @nr_evs slots and @nr_pos
- *       positions; the ports already drawn
+ * @set: the set, @evs, @act and @index allocated for @nr_evs slots and
+ *       @nr_pos positions; the ports already drawn
  * @nr_pos: positions (at least 1)
  * @nr_evs: slots, at least @nr_pos
  * @start: where the rotations begin (any number, taken modulo)
@@ -183,6 +218,7 @@ static inline void mrc_evset_init(struct mrc_evset *set, u16 nr_pos,
 	set->next = start % nr_pos;
 	set->ctl_next = (start / 2) % nr_pos;
 	set->fb_next = 0;
+	mrc_evset_reindex(set);
 	set->reps_head = 0;
 	set->reps_len = 0;
 	set->reps_frozen = 0;
@@ -691,6 +727,7 @@ static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 		if (set->reps[i] == e)
 			set->reps[i] = MRC_EV_NONE;
 	ev->port = port;
+	mrc_evset_reindex(set);
 	ev->state = MRC_EV_GOOD;
 	ev->misses = 0;
 	ev->suspect = 0;
@@ -724,15 +761,26 @@ static inline u64 mrc_evset_probe_ns(const struct mrc_evset *set)
  * @set: the set
  * @port: the port
  *
+ * O(1): through @index, not a scan of the slots (an ACK looks up the EV
+ * of each packet it echoes).  A set without slots (a listener's, or a
+ * connection's before or after its state) has no index and finds none.
+ *
  * Return: the slot or MRC_EV_NONE.
  */
 static inline u16 mrc_evset_find(const struct mrc_evset *set, u16 port)
 {
+	u32 mask, h;
 	u16 e;
 
-	for (e = 0; e < set->nr_evs; e++)
-		if (set->evs[e].port == port)
-			return e;
+	if (!set->nr_evs)
+		return MRC_EV_NONE;
+	mask = (1U << set->index_bits) - 1;
+	h = hash_32(port, set->index_bits);
+	while ((e = set->index[h])) {
+		if (set->evs[e - 1].port == port)
+			return e - 1;
+		h = (h + 1) & mask;
+	}
 	return MRC_EV_NONE;
 }
 

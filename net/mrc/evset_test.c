@@ -16,6 +16,7 @@
 struct evset_fix {
 	struct mrc_ev evs[NEVS + 2];	/* room for two more spares */
 	u16 act[NPOS];
+	u16 index[MRC_EVSET_INDEX_LEN(NEVS + 2)];
 	struct mrc_evset set;
 };
 
@@ -38,6 +39,7 @@ static struct mrc_evset *fix_init(struct evset_fix *f, u16 nr_pos,
 	memset(f, 0, sizeof(*f));
 	f->set.evs = f->evs;
 	f->set.act = f->act;
+	f->set.index = f->index;
 	for (i = 0; i < nr_evs; i++)
 		f->evs[i].port = PORT0 + i;
 	mrc_evset_init(&f->set, nr_pos, nr_evs, start);
@@ -100,6 +102,45 @@ static void mrc_evset_init_home_serves(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 - 1), MRC_EV_NONE);
 	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + NEVS),
 			MRC_EV_NONE);
+}
+
+/* The index finds every port of a large set whose ports crowd its hash
+ * (a connection's are an arithmetic progression over the range), none
+ * that is not there, and a recycled spare by its new port only.
+ */
+static void mrc_evset_find_large(struct kunit *test)
+{
+	const u16 nr_evs = 160, nr_pos = 128, step = 256;
+	struct mrc_ev *evs = kunit_kcalloc(test, nr_evs, sizeof(*evs),
+					   GFP_KERNEL);
+	u16 *act = kunit_kcalloc(test, nr_pos, sizeof(*act), GFP_KERNEL);
+	u16 *index = kunit_kcalloc(test, MRC_EVSET_INDEX_LEN(nr_evs),
+				   sizeof(*index), GFP_KERNEL);
+	struct mrc_evset set = { .evs = evs, .act = act, .index = index };
+	u32 i, found = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, evs);
+	KUNIT_ASSERT_NOT_NULL(test, act);
+	KUNIT_ASSERT_NOT_NULL(test, index);
+	KUNIT_EXPECT_EQ(test, MRC_EVSET_INDEX_LEN(nr_evs), 256UL);
+	for (i = 0; i < nr_evs; i++)
+		evs[i].port = 20000 + i * step % 40000;
+	mrc_evset_init(&set, nr_pos, nr_evs, 0);
+	for (i = 0; i < nr_evs; i++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_find(&set, evs[i].port), i);
+	/* every port of the range: exactly the set's are found */
+	for (i = 0; i <= U16_MAX; i++)
+		if (mrc_evset_find(&set, i) != MRC_EV_NONE)
+			found++;
+	KUNIT_EXPECT_EQ(test, found, (u32)nr_evs);
+	/* a spare's new port replaces its old one */
+	mrc_evset_recycle(&set, nr_evs - 1, 7);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(&set, 7), nr_evs - 1);
+	KUNIT_EXPECT_EQ(test, mrc_evset_find(&set, 20000 +
+					     (nr_evs - 1) * step % 40000),
+			MRC_EV_NONE);
+	for (i = 0; i < nr_evs - 1; i++)
+		KUNIT_EXPECT_EQ(test, mrc_evset_find(&set, evs[i].port), i);
 }
 
 static void mrc_evset_pick_rotates_evenly(struct kunit *test)
@@ -900,8 +941,8 @@ static void mrc_evset_marks_weigh_down(struct kunit *test)
 static unsigned int marked_share_permille(struct kunit *test, int every)
 {
 	struct mrc_ev *evs = kunit_kcalloc(test, 8, sizeof(*evs), GFP_KERNEL);
-	u16 act[8], e;
-	struct mrc_evset set = { .evs = evs, .act = act };
+	u16 act[8], index[MRC_EVSET_INDEX_LEN(8)], e;
+	struct mrc_evset set = { .evs = evs, .act = act, .index = index };
 	unsigned int seen[8] = {}, n = 0, total = 8000, i;
 	u32 skipped = 0;
 
@@ -1139,6 +1180,7 @@ static void mrc_evset_spare_known_first(struct kunit *test)
 
 static struct kunit_case mrc_evset_cases[] = {
 	KUNIT_CASE(mrc_evset_init_home_serves),
+	KUNIT_CASE(mrc_evset_find_large),
 	KUNIT_CASE(mrc_evset_pick_rotates_evenly),
 	KUNIT_CASE(mrc_evset_pick_avoid),
 	KUNIT_CASE(mrc_evset_skip_passed_over_once),
