@@ -54,8 +54,20 @@
 /* At most one challenge probe per connection in this time. */
 #define MRC_CHALLENGE_GAP_NS	(100 * NSEC_PER_MSEC)
 
-/* Headroom for IPv6 + UDP + the largest mrc header. */
-#define MRC_HEADROOM		(MAX_HEADER + sizeof(struct ipv6hdr) + \
+/* Room for the link layer's header: Ethernet with a VLAN tag, or with
+ * virtio-net's header (LL_RESERVED_SPACE() 32), and more.  A device that
+ * needs more gets it from the IP layer, which copies the packet's head
+ * (ip_finish_output2(), ip6_finish_output2()).  MAX_HEADER, sized for
+ * the worst link and tunnel (176 bytes in Debian's kernels), made every
+ * packet's head a kmalloc-1k, zeroed at each allocation (init_on_alloc).
+ */
+#define MRC_LL_ROOM		48
+
+/* Headroom for the link layer, IPv6, UDP and the largest fixed mrc header:
+ * with a WRITE's extension (or an ACK's header) a packet's head, and its
+ * skb_shared_info, fit a kmalloc-512.
+ */
+#define MRC_HEADROOM		(MRC_LL_ROOM + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr) + \
 				 sizeof(struct mrc_ack_hdr))
 

@@ -708,7 +708,8 @@ static void mrc_queue_fin(struct sock *sk)
 
 /* How much of the @left bytes still to queue to build now: what the send
  * buffer has room for (a packet's truesize is at most about twice its
- * payload: a 1 KiB head for its headers, its payload in page fragments),
+ * payload: a 512-byte head for its headers, its payload in page
+ * fragments),
  * at least a packet and at most MRC_SEND_CHUNK_PKTS, so that the first
  * packets leave before a large message is copied whole.  In whole
  * packets of @mss payload bytes: a piece ends where a packet does.
