@@ -534,24 +534,24 @@ static int mrc_copy_to_frags(struct sock *sk, struct sk_buff *skb,
 
 	while (done < n) {
 		int i = skb_shinfo(skb)->nr_frags;
+		bool merge;
 		size_t copy;
 
 		err = -ENOBUFS;
 		if (!sk_page_frag_refill(sk, pfrag))
 			goto fail;
 		copy = min_t(size_t, n - done, pfrag->size - pfrag->offset);
-		if (skb_can_coalesce(skb, i, pfrag->page, pfrag->offset)) {
-			i--;
-		} else if (i == MAX_SKB_FRAGS) {
-			err = -EMSGSIZE;	/* an mss of pages cannot do it */
+		/* right after the last fragment's bytes: that one grows */
+		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
+		err = -EMSGSIZE;	/* an mss of pages cannot need it */
+		if (!merge && i == MAX_SKB_FRAGS)
 			goto fail;
-		}
 		err = -EFAULT;
 		if (!copy_from_iter_full(page_address(pfrag->page) +
 					 pfrag->offset, copy, from))
 			goto fail;
-		if (i < skb_shinfo(skb)->nr_frags) {
-			skb_frag_size_add(&skb_shinfo(skb)->frags[i], copy);
+		if (merge) {
+			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
 		} else {
 			skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset,
 					   copy);
