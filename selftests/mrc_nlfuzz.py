@@ -492,6 +492,11 @@ def cmd_bad(_args):
             t.expect("ack_delay_us %d refused" % v,
                      g.mrc(cs, nla_u32(C["MRC_A_CONFIG_ACK_DELAY_US"], v)),
                      (ERANGE, EINVAL))
+    if "MRC_A_CONFIG_FLOWLET" in C:
+        for v in (0, C["MRC_FLOWLET_LIMIT"] + 1):
+            t.expect("flowlet %d refused" % v,
+                     g.mrc(cs, nla_u8(C["MRC_A_CONFIG_FLOWLET"], v)),
+                     (ERANGE, EINVAL))
     t.expect("path state 9 refused",
              g.mrc(MRC_CMD_PATH_SET, nla_u8(A_PATH_STATE, 9) +
                    nla_u16(A_PATH_PORT_MIN, 100) +

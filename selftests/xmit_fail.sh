@@ -71,6 +71,19 @@ local_drops() {
 }
 local_drops 4
 local_drops 6
+# runs of packets in one GSO datagram (flowlet 8; the receiver's ACKs
+# each free 8 packets, so runs form): a datagram the qdisc drops leaves
+# all its packets lost, counted once against its EV
+flowlet() {
+	mrc -n "$MRC_H1" config set flowlet "$1"
+	mrc -n "$MRC_H2" config set ack_coalesce "$2"
+}
+flowlet 8 8
+g0=$(mrc_stat "$MRC_H1" out_gso)
+local_drops 4
+flowlet 1 1
+mrc_check "flowlet 8: runs went as GSO datagrams" \
+	test "$(mrc_stat "$MRC_H1" out_gso)" -gt "$g0"
 
 params=/sys/module/mrc/parameters
 if [ ! -w "$params/fail_xmit_clone_every" ] ||
@@ -151,5 +164,12 @@ for fam in 4 6; do
 	# is in flight, and only the timer sends it again
 	scenario "first 40 copies fail" "$fam" next 40 50 -m 1 -M 64K
 done
+# a run's datagram that cannot be built leaves every packet of it lost
+flowlet 8 8
+g0=$(mrc_stat "$MRC_H1" out_gso)
+scenario "flowlet 8, every 8th copy fails" 4 every 8 200 -m 1 -M 256K
+flowlet 1 1
+mrc_check "flowlet 8: runs went as GSO datagrams" \
+	test "$(mrc_stat "$MRC_H1" out_gso)" -gt "$g0"
 
 mrc_done

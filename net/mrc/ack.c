@@ -209,6 +209,8 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
  * mrc_xmit_dropped() - our own stack dropped a transmission of a packet
  * @sk: the connection, locked
  * @skb: the packet in the retransmission ring, just put in flight
+ * @count: whether the drop counts against its EV: the first packet of a
+ *         UDP GSO datagram does, the others, dropped with it, do not
  *
  * A dropped packet never left (a full qdisc, a firewall rule): it is lost
  * at once and goes again with the next retransmissions.  The window is
@@ -220,7 +222,7 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
  * leaving between (mrc_xmit_data() counts), goes BAD as if the path had
  * lost them, and its probes find out when the rule goes.
  */
-void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb)
+void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb, bool count)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
@@ -233,7 +235,8 @@ void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb)
 	 * the same full queue again: only the data rotation's first
 	 * transmissions count
 	 */
-	if (cb->tx_count == 1 && ++ev->xmit_drops >= MRC_EV_XMIT_DROPS) {
+	if (count && cb->tx_count == 1 &&
+	    ++ev->xmit_drops >= MRC_EV_XMIT_DROPS) {
 		ev->xmit_drops = 0;
 		mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS, MRC_MIB_LOST_EV);
 	}

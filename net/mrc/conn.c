@@ -365,6 +365,7 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	mrc_conn_ev_params(sk, s, &nr_pos, &nr_evs);
 	msk->ack_coalesce = s->ack_coalesce;
 	msk->ack_delay_us = s->ack_delay_us;
+	msk->flowlet = s->flowlet;
 	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
 	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);

@@ -87,6 +87,8 @@ static const struct nla_policy mrc_config_set_policy[MRC_A_CONFIG_MAX + 1] = {
 		NLA_POLICY_RANGE(NLA_U8, 1, MRC_ACK_COALESCE_LIMIT),
 	[MRC_A_CONFIG_ACK_DELAY_US]	=
 		NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_ack_delay_range),
+	[MRC_A_CONFIG_FLOWLET]		=
+		NLA_POLICY_RANGE(NLA_U8, 1, MRC_FLOWLET_LIMIT),
 };
 
 static const struct nla_policy mrc_conn_get_policy[MRC_A_CONN_MAX + 1] = {
@@ -163,7 +165,8 @@ static int mrc_nl_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, MRC_A_CONFIG_CC_INIT_CWND, s.cc_params.init_cwnd) ||
 	    nla_put_u32(msg, MRC_A_CONFIG_CC_MAX_CWND, s.cc_params.max_cwnd) ||
 	    nla_put_u8(msg, MRC_A_CONFIG_ACK_COALESCE, s.ack_coalesce) ||
-	    nla_put_u32(msg, MRC_A_CONFIG_ACK_DELAY_US, s.ack_delay_us)) {
+	    nla_put_u32(msg, MRC_A_CONFIG_ACK_DELAY_US, s.ack_delay_us) ||
+	    nla_put_u8(msg, MRC_A_CONFIG_FLOWLET, s.flowlet)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -217,6 +220,8 @@ static int mrc_nl_settings_parse(struct nlattr **attrs, struct mrc_settings *s,
 		s->ack_coalesce = nla_get_u8(attrs[MRC_A_CONFIG_ACK_COALESCE]);
 	if (attrs[MRC_A_CONFIG_ACK_DELAY_US])
 		s->ack_delay_us = nla_get_u32(attrs[MRC_A_CONFIG_ACK_DELAY_US]);
+	if (attrs[MRC_A_CONFIG_FLOWLET])
+		s->flowlet = nla_get_u8(attrs[MRC_A_CONFIG_FLOWLET]);
 
 	if (s->cc_params.init_cwnd > s->cc_params.max_cwnd) {
 		NL_SET_ERR_MSG_MOD(extack, "cc_init_cwnd is above cc_max_cwnd");

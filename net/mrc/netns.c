@@ -41,6 +41,13 @@ static struct socket *mrc_tunnel_open(struct net *net, struct mrc_net *mn,
 	tcfg.encap_type = 1;
 	tcfg.encap_rcv = mrc_udp_encap_rcv;
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	/* mrc has no use for CHECKSUM_COMPLETE on what it receives, and a
+	 * GSO datagram cut apart for the socket (a run of packets from a
+	 * local sender, mrc_xmit_run()) would have every packet's checksum
+	 * computed over its bytes: those stay CHECKSUM_PARTIAL (what GRO
+	 * merges was verified before, what a local sender made needs none)
+	 */
+	inet_dec_convert_csum(sock->sk);
 	return sock;
 }
 
@@ -175,6 +182,7 @@ static void mrc_settings_default(struct mrc_settings *s)
 	s->cc_params.max_cwnd = MRC_DEFAULT_CC_MAX_CWND;
 	s->ack_coalesce = MRC_DEFAULT_ACK_COALESCE;
 	s->ack_delay_us = MRC_DEFAULT_ACK_DELAY_US;
+	s->flowlet = MRC_DEFAULT_FLOWLET;
 }
 
 static bool mrc_deny_matches(const struct mrc_deny *d,

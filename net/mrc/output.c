@@ -16,6 +16,7 @@
 #include <net/udp_tunnel.h>
 
 #include "protocol.h"
+#include "run.h"
 #include "trace.h"
 
 /* Who a datagram goes to, and through which tunnel socket. */
@@ -38,6 +39,20 @@ static void mrc_push_udp(struct sk_buff *skb, const struct mrc_flow *fl)
 	uh->source = htons(fl->sport);
 	uh->dest = htons(fl->dport);
 	uh->len = htons(skb->len);
+}
+
+/* A run of packets in one UDP GSO datagram (mrc_xmit_run()): the stack,
+ * or the device, cuts it at gso_size and repeats the IP and UDP headers;
+ * the checksum is left to whoever cuts it, as udp_send_skb() does for
+ * UDP_SEGMENT.
+ */
+static void mrc_gso_csum(struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return;
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_transport_header(skb) - skb->head;
+	skb->csum_offset = offsetof(struct udphdr, check);
 }
 
 /* What ip_local_out() or ip6_local_out() said, as mrc_tunnel_xmit()
@@ -111,6 +126,7 @@ static int mrc_udp4_out(struct net *net, struct sock *tsk,
 	struct iphdr *iph;
 
 	mrc_push_udp(skb, fl);
+	mrc_gso_csum(skb);
 	udp_set_csum(false, skb, fl4->saddr, fl4->daddr, skb->len);
 	skb_scrub_packet(skb, false);
 	skb->mark = 0;
@@ -127,7 +143,7 @@ static int mrc_udp4_out(struct net *net, struct sock *tsk,
 	iph->daddr = fl4->daddr;
 	iph->saddr = fl4->saddr;
 	iph->ttl = ip4_dst_hoplimit(&rt->dst);
-	__ip_select_ident(net, iph, 1);
+	__ip_select_ident(net, iph, skb_shinfo(skb)->gso_segs ?: 1);
 	return ip_local_out(net, tsk, skb);
 }
 
@@ -142,6 +158,7 @@ static int mrc_udp6_out(struct net *net, struct sock *tsk,
 
 	mrc_push_udp(skb, fl);
 	mrc_skb_dst_set(skb, dst, cached);
+	mrc_gso_csum(skb);
 	udp6_set_csum(false, skb, &fl6->saddr, &fl6->daddr, skb->len);
 	__skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
@@ -420,6 +437,49 @@ static struct sk_buff *mrc_data_clone(struct sk_buff *skb)
 	return skb_clone(skb, GFP_ATOMIC);
 }
 
+/* Account a (re)transmission of queued packet @skb on slot @evi and
+ * write its DATA header into @d.
+ */
+static void mrc_xmit_prep(struct sock *sk, struct sk_buff *skb, u16 evi,
+			  struct mrc_data_hdr *d)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_skb_cb *cb = mrc_cb(skb);
+	struct mrc_sock *msk = mrc_sk(sk);
+	u16 port = msk->evset.evs[evi].port;
+
+	cb->sent_ns = mrc_now_ns();
+	trace_mrc_xmit(sk, cb->psn, port, cb->len, cb->tx_count + 1);
+	if (cb->tx_count) {
+		trace_mrc_retransmit(sk, cb->psn,
+				     msk->evset.evs[cb->evi].port, port);
+		msk->stats.retrans++;
+		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
+	} else if ((cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_RDMA) &&
+		   !(cb->msg_id & (MRC_F_READ | MRC_F_RESP))) {
+		MRC_INC_STATS(mn, MRC_MIB_OUT_WRITE);
+	}
+	cb->tx_count++;
+	mrc_on_transmit(sk, skb, evi);
+
+	/* a one-sided packet's DATA flags are in its msg_id (no message) */
+	mrc_fill_common(&d->common, MRC_PKT_DATA,
+			(cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0) |
+			(cb->flags & MRC_CB_RDMA ? cb->msg_id : 0),
+			msk->peer_cid, msk->local_cid);
+	d->psn = htonl(cb->psn);
+	d->msg_id = cb->flags & MRC_CB_RDMA ? 0 : htonl(cb->msg_id);
+	d->msg_len = htonl(cb->msg_len);
+	d->offset = htonl(cb->offset);
+	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
+	d->ev = htons(port);
+	d->len = htons(cb->len);
+	mrc_fill_ack_lost(msk, cb, d);
+
+	msk->stats.pkts_sent++;
+	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
+}
+
 /**
  * mrc_xmit_data() - (re)transmit one queued data packet
  * @sk: the connection, locked
@@ -439,59 +499,93 @@ static struct sk_buff *mrc_data_clone(struct sk_buff *skb)
  */
 int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 {
-	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_skb_cb *cb = mrc_cb(skb);
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct mrc_data_hdr *d;
 	struct sk_buff *nskb;
-	u16 evi, port;
+	u16 evi;
 
 	nskb = mrc_data_clone(skb);
 	if (!nskb) {
-		MRC_INC_STATS(mn, MRC_MIB_OUT_NOMEM);
+		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_NOMEM);
 		mrc_rtx_set_state(sk, skb, MRC_CB_LOST);
 		return -ENOBUFS;
 	}
 
 	cb->prev_evi = cb->tx_count ? cb->evi : MRC_EV_NONE;
 	evi = mrc_ev_pick(sk, cb->prev_evi);
-	port = msk->evset.evs[evi].port;
-	cb->sent_ns = mrc_now_ns();
-	trace_mrc_xmit(sk, cb->psn, port, cb->len, cb->tx_count + 1);
-	if (cb->tx_count) {
-		trace_mrc_retransmit(sk, cb->psn,
-				     msk->evset.evs[cb->evi].port, port);
-		msk->stats.retrans++;
-		MRC_INC_STATS(mn, MRC_MIB_RETRANS);
-	} else if ((cb->flags & MRC_CB_RDMA) && (cb->msg_id & MRC_F_RDMA) &&
-		   !(cb->msg_id & (MRC_F_READ | MRC_F_RESP))) {
-		MRC_INC_STATS(mn, MRC_MIB_OUT_WRITE);
-	}
-	cb->tx_count++;
-	mrc_on_transmit(sk, skb, evi);
-
-	d = skb_push(nskb, sizeof(*d));
-	/* a one-sided packet's DATA flags are in its msg_id (no message) */
-	mrc_fill_common(&d->common, MRC_PKT_DATA,
-			(cb->flags & MRC_CB_FIN ? MRC_F_FIN : 0) |
-			(cb->flags & MRC_CB_RDMA ? cb->msg_id : 0),
-			msk->peer_cid, msk->local_cid);
-	d->psn = htonl(cb->psn);
-	d->msg_id = cb->flags & MRC_CB_RDMA ? 0 : htonl(cb->msg_id);
-	d->msg_len = htonl(cb->msg_len);
-	d->offset = htonl(cb->offset);
-	d->tsval = htonl((u32)div_u64(cb->sent_ns, NSEC_PER_USEC));
-	d->ev = htons(port);
-	d->len = htons(cb->len);
-	mrc_fill_ack_lost(msk, cb, d);
-
-	msk->stats.pkts_sent++;
-	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
+	mrc_xmit_prep(sk, skb, evi, skb_push(nskb, sizeof(struct mrc_data_hdr)));
 	if (mrc_conn_xmit(sk, nskb, evi, INET_ECN_ECT_0) == -ENOBUFS) {
-		mrc_xmit_dropped(sk, skb);
+		mrc_xmit_dropped(sk, skb, true);
 		return -ENOBUFS;
 	}
 	msk->evset.evs[evi].xmit_drops = 0;	/* one left */
+	return 0;
+}
+
+/**
+ * mrc_xmit_run() - transmit new packets in a row on one EV
+ * @sk: the connection, locked
+ * @run: the packets, just given their PSNs, in order; mrc_run_fits()
+ *       said each could follow the ones before it
+ * @n: how many
+ *
+ * One packet goes as mrc_xmit_data() sends it.  Several go on one EV as
+ * one UDP GSO datagram (SKB_GSO_UDP_L4, gso_size one packet): the
+ * headers of every packet in a page fragment of their own, each followed
+ * by its payload's fragments, shared with the queued copy.  Whoever cuts
+ * it (the device, or the stack for a device without UDP segmentation, or
+ * the receiving host's UDP socket) repeats only the IP and UDP headers,
+ * so every packet arrives as if it had been sent alone.  A datagram that
+ * could not be built leaves its packets lost for the retransmissions, as
+ * mrc_xmit_data() does; one our stack dropped counts once against its EV.
+ *
+ * Return: as mrc_xmit_data().
+ */
+static int mrc_xmit_run(struct sock *sk, struct sk_buff *const *run,
+			unsigned int n)
+{
+	struct mrc_net *mn = mrc_sk_pernet(sk);
+	struct mrc_sock *msk = mrc_sk(sk);
+	unsigned int hlen = 0, off = 0, i;
+	struct sk_buff *nskb;
+	u8 *hdrs = NULL;
+	u16 evi;
+
+	if (n == 1)
+		return mrc_xmit_data(sk, run[0]);
+
+	for (i = 0; i < n; i++)
+		hlen += mrc_run_hdr_len(run[i]);
+	nskb = mrc_fault_xmit_clone() ? NULL :
+	       alloc_skb(MRC_HEADROOM, GFP_ATOMIC);
+	if (nskb)
+		hdrs = netdev_alloc_frag(hlen);
+	if (!hdrs) {
+		kfree_skb(nskb);
+		MRC_ADD_STATS(mn, MRC_MIB_OUT_NOMEM, n);
+		for (i = 0; i < n; i++)
+			mrc_rtx_set_state(sk, run[i], MRC_CB_LOST);
+		return -ENOBUFS;
+	}
+	skb_reserve(nskb, MRC_HEADROOM);
+
+	evi = mrc_ev_pick(sk, MRC_EV_NONE);
+	for (i = 0; i < n; i++) {
+		mrc_cb(run[i])->prev_evi = MRC_EV_NONE;
+		mrc_xmit_prep(sk, run[i], evi,
+			      (struct mrc_data_hdr *)(hdrs + off));
+		off += mrc_run_hdr_len(run[i]);
+	}
+	mrc_run_build(nskb, run, n, hdrs);
+
+	MRC_INC_STATS(mn, MRC_MIB_OUT_GSO);
+	MRC_ADD_STATS(mn, MRC_MIB_OUT_GSO_PKTS, n);
+	if (mrc_conn_xmit(sk, nskb, evi, INET_ECN_ECT_0) == -ENOBUFS) {
+		for (i = 0; i < n; i++)
+			mrc_xmit_dropped(sk, run[i], !i);
+		return -ENOBUFS;
+	}
+	msk->evset.evs[evi].xmit_drops = 0;
 	return 0;
 }
 
@@ -912,16 +1006,18 @@ static void mrc_rescue_head(struct sock *sk)
  * write queue, while the congestion window, the peer's receive window
  * and the PSN window have room, and at most MRC_BURST_PKTS at a time:
  * the rest goes as ACKs come back, so a large message or an opening
- * window does not leave as one line-rate burst.  The responses to the
- * peer's READs join the write queue first (mrc_rsp_fill()); our FIN waits
- * for them.
+ * window does not leave as one line-rate burst.  New packets go in runs
+ * of up to msk->flowlet on one EV (mrc_xmit_run()).  The responses to
+ * the peer's READs join the write queue first (mrc_rsp_fill()); our FIN
+ * waits for them.
  */
 void mrc_push(struct sock *sk)
 {
+	struct sk_buff *run[MRC_FLOWLET_LIMIT];
 	struct mrc_sock *msk = mrc_sk(sk);
+	unsigned int n = 0, nrun = 0;
+	bool sent = false, rescue = false;
 	struct sk_buff *skb;
-	unsigned int n = 0;
-	bool sent = false;
 
 	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT &&
 	    sk->sk_state != TCP_FIN_WAIT1)
@@ -948,10 +1044,11 @@ void mrc_push(struct sock *sk)
 
 	while ((skb = skb_peek(&sk->sk_write_queue))) {
 		if (msk->snd_nxt - msk->snd_una >= MRC_WIN_PKTS) {
-			mrc_rescue_head(sk);
+			rescue = true;
 			break;
 		}
-		if (msk->in_flight >= msk->cc.cwnd || n++ >= MRC_BURST_PKTS)
+		if (msk->in_flight + nrun >= msk->cc.cwnd ||
+		    n++ >= MRC_BURST_PKTS)
 			break;
 		/* the FIN goes after every response to the peer's READs */
 		if ((mrc_cb(skb)->flags & MRC_CB_FIN) &&
@@ -968,17 +1065,31 @@ void mrc_push(struct sock *sk)
 				MRC_INC_STATS(mrc_sk_pernet(sk),
 					      MRC_MIB_ZERO_WINDOW);
 			else
-				mrc_rescue_head(sk);
+				rescue = true;
 			break;
+		}
+		if (nrun && (nrun == msk->flowlet ||
+			     !mrc_run_fits(run, nrun, skb))) {
+			sent = true;
+			if (mrc_xmit_run(sk, run, nrun)) {
+				nrun = 0;
+				goto out;
+			}
+			nrun = 0;
 		}
 		__skb_unlink(skb, &sk->sk_write_queue);
 		mrc_cb(skb)->psn = msk->snd_nxt;
 		msk->rtx[msk->snd_nxt % MRC_WIN_PKTS] = skb;
 		msk->snd_nxt++;
 		msk->bytes_out += mrc_pkt_cost(skb);
+		run[nrun++] = skb;
+	}
+	if (nrun) {
 		sent = true;
-		if (mrc_xmit_data(sk, skb))
-			break;
+		if (!mrc_xmit_run(sk, run, nrun) && rescue)
+			mrc_rescue_head(sk);
+	} else if (rescue) {
+		mrc_rescue_head(sk);
 	}
 
 out:

@@ -372,6 +372,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @ack_pend_n: entries in @ack_pend
  * @ack_coalesce: data packets one ACK may acknowledge (the setting)
  * @ack_delay_us: longest @ack_pend may wait (the setting)
+ * @flowlet: new data packets sent in a row on one EV, as one UDP GSO
+ *           datagram where they can be (the setting; mrc_push())
  * @ack_due_ns: when @ack_pend must go, if not empty
  * @ack_data_ns: when the last data packet was taken (mrc_rcv_ack_data())
  * @fin_rcvd: the peer's FIN was delivered in order
@@ -528,6 +530,7 @@ struct mrc_sock {
 	u8			ack_pend_n;
 	u8			ack_coalesce;
 	u32			ack_delay_us;
+	u8			flowlet;
 	u64			ack_due_ns;
 	u64			ack_data_ns;
 	bool			fin_rcvd;
@@ -621,6 +624,9 @@ static inline bool mrc_readable(const struct sock *sk, size_t len)
  * @probe_interval_ms: how often a connection probes its BAD EVs
  * @cc: enum mrc_cc_algo of new connections
  * @cc_params: the congestion control's parameters
+ * @ack_coalesce: data packets one ACK may acknowledge
+ * @ack_delay_us: longest an ACK is held back
+ * @flowlet: new data packets sent in a row on one EV
  * @rcu: frees a replaced copy
  *
  * Never changed in place: CONFIG_SET publishes a new copy, checked as a
@@ -643,6 +649,7 @@ struct mrc_settings {
 	struct mrc_cc_params cc_params;
 	u8	ack_coalesce;
 	u32	ack_delay_us;
+	u8	flowlet;
 	struct rcu_head rcu;
 };
 
@@ -908,7 +915,7 @@ void mrc_timer_stop(struct sock *sk);
 void mrc_timer_handle(struct sock *sk);
 void mrc_rtx_set_state(struct sock *sk, struct sk_buff *skb, u8 state);
 void mrc_on_transmit(struct sock *sk, struct sk_buff *skb, u16 evi);
-void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb);
+void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb, bool count);
 void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
 		   enum mrc_mib_field why);
 

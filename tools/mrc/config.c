@@ -75,6 +75,8 @@ static const struct setting {
 	{ "ack_delay_us", MRC_A_CONFIG_ACK_DELAY_US, MNL_TYPE_U32, 1,
 	  MRC_ACK_DELAY_US_LIMIT, NULL,
 	  "longest an ACK is held back, microseconds" },
+	{ "flowlet", MRC_A_CONFIG_FLOWLET, MNL_TYPE_U8, 1, MRC_FLOWLET_LIMIT,
+	  NULL, "new data packets in a row on one EV, one GSO datagram" },
 };
 
 /* "(1-65535)" or "(spray|single)": what a setting accepts. */

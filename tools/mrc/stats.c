@@ -102,6 +102,8 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_DROP_BAD_RESP]	= "drop_bad_resp",
 	[MRC_A_STATS_ROUTE_LOOKUPS]	= "route_lookups",
 	[MRC_A_STATS_RCV_WAKEUPS]	= "rcv_wakeups",
+	[MRC_A_STATS_OUT_GSO]		= "out_gso",
+	[MRC_A_STATS_OUT_GSO_PKTS]	= "out_gso_pkts",
 };
 
 static void stats_usage(FILE *f)

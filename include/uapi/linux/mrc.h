@@ -36,6 +36,7 @@
 #define MRC_DEFAULT_CC_MAX_CWND		1024
 #define MRC_DEFAULT_ACK_COALESCE	1
 #define MRC_DEFAULT_ACK_DELAY_US	50
+#define MRC_DEFAULT_FLOWLET		1
 
 /* Limits of the settings. */
 #define MRC_MAX_MSG_SIZE_LIMIT		(1U << 30)
@@ -43,6 +44,7 @@
 #define MRC_EV_SPARES_LIMIT		1024
 #define MRC_ACK_COALESCE_LIMIT		17	/* one ACK's echoes (wire) */
 #define MRC_ACK_DELAY_US_LIMIT		10000
+#define MRC_FLOWLET_LIMIT		16
 
 /* How a connection spreads its packets over its entropy values (EVs). */
 enum mrc_ev_policy {
@@ -410,6 +412,10 @@ enum mrc_config_attr {
 					 * acknowledge, 1 for an ACK per packet
 					 */
 	MRC_A_CONFIG_ACK_DELAY_US,	/* u32: longest an ACK is held back */
+	MRC_A_CONFIG_FLOWLET,		/* u8: new data packets sent in a row on
+					 * one EV, as one UDP GSO datagram; 1
+					 * for a new EV per packet
+					 */
 
 	__MRC_A_CONFIG_MAX,
 	MRC_A_CONFIG_MAX = __MRC_A_CONFIG_MAX - 1
@@ -519,6 +525,10 @@ enum mrc_stats_attr {
 	MRC_A_STATS_DROP_BAD_RESP,	/* READ response packets naming no READ in flight */
 	MRC_A_STATS_ROUTE_LOOKUPS,	/* output route lookups (an EV's route is kept) */
 	MRC_A_STATS_RCV_WAKEUPS,	/* readers woken for messages received */
+	MRC_A_STATS_OUT_GSO,		/* UDP GSO datagrams sent, each a run of
+					 * packets on one EV
+					 */
+	MRC_A_STATS_OUT_GSO_PKTS,	/* data packets sent in them */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
