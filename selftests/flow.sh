@@ -232,7 +232,9 @@ peer_gone() {
 		"${v6[@]}" -p 7100 -n 100000 -M 64K >"$out.s" 2>&1 &
 	local spid=$!
 	mrc_pids+=("$spid")
-	mrc_nap 0.5
+	# a connect before the listen is refused (a loaded host took more
+	# than the half second once given)
+	mrc_wait_listening "$out.s"
 	timeout 60 ip netns exec "$MRC_H1" "$MRC_SELFTESTS/mrc_msg" client \
 		"${v6[@]}" -a "$addr" -p 7100 -n 100000 -M 64K >"$out" 2>&1 &
 	local cpid=$!
