@@ -85,7 +85,7 @@
  * @acked: packets acknowledged that were sent on it
  * @lost: packets judged lost that were sent on it
  * @ce: CE marks reported for packets sent on it
- * @probes: probes sent on it while BAD
+ * @probes: probes sent on it while BAD (at most one per probe interval)
  * @srtt_us: smoothed RTT of the packets echoed on it, 0 before a sample
  * @bad_ns: when it last went BAD
  * @probe_ns: BAD: when the next probe is due
@@ -106,20 +106,26 @@ struct mrc_ev {
 	u8		clean;
 	u8		passes;
 	u16		serving;
+	u16		ack_from;
+	u8		xmit_drops;
+	u32		srtt_us;
+	u32		acks;
+	u32		acks_lost;
+	u32		probes;
 	struct list_head outstanding;
 	u64		sent;
 	u64		acked;
 	u64		lost;
 	u64		ce;
-	u64		probes;
-	u32		srtt_us;
-	u32		acks;
 	u64		bad_ns;
 	u64		probe_ns;
-	u32		acks_lost;
-	u16		ack_from;
-	u8		xmit_drops;
 };
+
+/* A connection's EVs are one array: the default 128 and their 32 spares
+ * fit in 16 KiB, an order-2 allocation (at 104 bytes each they took an
+ * order-3 one, 32 KiB).
+ */
+static_assert(sizeof(struct mrc_ev) <= 96);
 
 /**
  * struct mrc_evset - the entropy values of one connection
