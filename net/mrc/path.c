@@ -97,7 +97,8 @@ u16 mrc_ev_pick(struct sock *sk, u16 avoid)
  * other EVs; a spare takes its place; probes start after an interval.
  *
  * Return: true when the EV went BAD now (its packets left the connection's
- * list of packets in flight), false when it was not in use.
+ * list of packets in flight), false when it was not usable (BAD already,
+ * or DENIED): nothing changed.
  */
 bool mrc_ev_fail(struct sock *sk, u16 evi, enum mrc_mib_field why,
 		 enum mrc_mib_field why_pkt)
