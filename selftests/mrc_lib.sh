@@ -368,13 +368,16 @@ mrc_wait_listening() {
 # mrc_transfer_start CLIENT-NS SERVER-NS SERVER-ADDR [MRC_MSG-ARGS...]:
 # start mrc_msg in the background, its server in SERVER-NS and then its
 # client in CLIENT-NS, connecting to SERVER-ADDR (IPv6 if it has a colon).
-# Both get the same ARGS.  One transfer at a time: mrc_transfer_wait
-# collects it.  The mrc port it uses is in $MRC_XFER_PORT.
+# Both get the same ARGS.  mrc_transfer_wait collects it; one more can
+# run beside it when it is set aside (mrc_transfer_aside).  The mrc port
+# it uses is in $MRC_XFER_PORT.
 mrc_transfer_start() {
 	local cns=$1 sns=$2 addr=$3 v6=() cg=${MRC_XFER_SERVER_CGROUP:-}
 	shift 3
 	[[ "$addr" = *:* ]] && v6=(-6)
 	MRC_XFER_PORT=$((7000 + RANDOM % 1000))
+	[ "$MRC_XFER_PORT" != "${mrc_xfer_aside[0]:-}" ] ||
+		MRC_XFER_PORT=$((MRC_XFER_PORT + 1))
 	mrc_xfer_ns=("$cns" "$sns")
 	mrc_xfer_out=$(mktemp)
 	# MRC_XFER_SERVER_CGROUP: a cgroup v2 directory the server runs in
@@ -417,6 +420,24 @@ mrc_transfer_stop() {
 	for p in $(pgrep -P "$mrc_xfer_cpid"); do
 		kill -USR1 "$p" 2>/dev/null
 	done
+}
+
+# mrc_transfer_aside: set the current transfer aside, so that the next
+# mrc_transfer_start runs beside it; mrc_transfer_back makes it current
+# again (after the other has been waited for).
+mrc_xfer_aside=()
+mrc_transfer_aside() {
+	mrc_xfer_aside=("$MRC_XFER_PORT" "$mrc_xfer_out" "$mrc_xfer_spid"
+			"$mrc_xfer_cpid" "${mrc_xfer_ns[@]}")
+}
+
+mrc_transfer_back() {
+	MRC_XFER_PORT=${mrc_xfer_aside[0]}
+	mrc_xfer_out=${mrc_xfer_aside[1]}
+	mrc_xfer_spid=${mrc_xfer_aside[2]}
+	mrc_xfer_cpid=${mrc_xfer_aside[3]}
+	mrc_xfer_ns=("${mrc_xfer_aside[@]:4}")
+	mrc_xfer_aside=()
 }
 
 # mrc_transfer_wait NAME: wait for the transfer mrc_transfer_start began

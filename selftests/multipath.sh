@@ -17,6 +17,9 @@
 #    retransmissions; in the gray failure the receiver learns which of
 #    its own EVs lose its ACKs and, but for its probes, leaves the dead
 #    spine too;
+#  - a 64 MiB WRITE and two 64 MiB READs of it back, over IPv4, through
+#    the far-side failure: every byte where it was sent and back, nothing
+#    refused, EVs gone BAD and packets sent again on the way;
 #  - recovery: probes bring the EVs back (the time it took is printed),
 #    traffic spreads over every spine again, both ways after the gray
 #    failure;
@@ -569,6 +572,50 @@ failure() {
 	echo "# [${SECONDS}s] $name: done"
 }
 
+# big_ops FAM: one WRITE of BIG bytes (64 MiB) into a region of that size
+# on the host of leaf 2, its hash checked, then two READs of all of it
+# back, every byte compared (mrc_msg -W), while spine 1's link to leaf 2
+# is down: from half a second after the start until all three are done.
+# Leaf 1 keeps hashing into the dead spine, so the WRITE's packets and
+# the READs' requests and ACKs die there until their EVs go BAD.  Every
+# byte must be where it was sent and back, no packet refused, the
+# failure must have struck while the transfer ran, and the counters
+# must show EVs gone BAD and packets sent again (the failure did bite).
+BIG=${MRC_MULTIPATH_BIG:-64M}
+big_ops() {
+	local fam=$1 name="IPv$1 far, a $BIG WRITE and two READs" s1 r1
+	local struck=0
+	spine_at=()
+	s1=$(stats "$MRC_FH1")
+	r1=$(stats "$MRC_FH2")
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" \
+		-W "$BIG" -n 1 -m "$BIG" -M "$BIG"
+	mrc_nap 0.5
+	if mrc_transfer_running; then
+		fail_on far
+		struck=1
+	fi
+	mrc_transfer_wait "$name: every byte where it was sent, and back"
+	[ "$struck" = 1 ] && restore far
+	spine_at=()
+	mrc_check "$name: the failure struck while the transfer ran" \
+		test "$struck" = 1
+	stat_deltas "$r1" "$(stats "$MRC_FH2")"
+	echo "# $name: receiver write_placed ${D[write_placed]} read_served ${D[read_served]} refused $((D[write_bad_key] + D[write_bad_access] + D[write_bad_range] + D[read_refused]))"
+	mrc_check "$name: the WRITE's packets were placed" \
+		test "$((D[write_placed]))" -gt 0
+	mrc_expect_eq "$name: the target served both READs" 2 \
+		"$((D[read_served]))"
+	mrc_expect_eq "$name: nothing refused at the target" 0 \
+		"$((D[write_bad_key] + D[write_bad_access] + D[write_bad_range] + D[read_refused]))"
+	stat_deltas "$s1" "$(stats "$MRC_FH1")"
+	echo "# $name: initiator ev_bad_loss ${D[ev_bad_loss]} ev_bad_rto ${D[ev_bad_rto]} retrans ${D[retrans]} read_done ${D[read_done]}"
+	mrc_expect_eq "$name: the initiator's READs both done" 2 \
+		"$((D[read_done]))"
+	mrc_check "$name: EVs of the dead spine went BAD and their packets went again" \
+		test $((D[ev_bad_loss] + D[ev_bad_rto])) -gt 0 -a $((D[retrans])) -gt 0
+}
+
 # reps_failure FAM KIND: policy reps at both ends, a transfer of larger
 # messages (several packets in flight, so the EVs that came back clean
 # are reused and the rotation explored); KIND strikes: every message
@@ -720,6 +767,7 @@ done
 # c, d. failures mid-transfer and recovery
 failure 4 far
 failure 6 far write
+big_ops 4
 failure 4 near
 failure 6 blackhole
 failure 4 flap
