@@ -403,4 +403,76 @@ restore
 mrc_expect_eq "net.mrc.mem restored" "$old_mem" "$(cat /proc/sys/net/mrc/mem)"
 mrc_expect_eq "net.mrc.max_orphans restored" "$old_orph" \
 	"$(cat /proc/sys/net/mrc/max_orphans)"
+# The rings of a connection (mrc.rst, "Memory per connection"): 64 slots
+# each at first, doubled while more packets are in flight (the sender)
+# or held out of order (the receiver), 64 again once the connection is
+# idle (the idle probe, a third of conn_timeout_ms).  A link with 10 ms
+# of delay, reno with a first window of 200 packets (nothing holds it
+# back but loss), and every 400th packet dropped on arrival (tc gact at
+# the receiver's ingress: a drop at the sender's egress is seen by the
+# sender, which sends the packet again at once): the receiver holds the
+# window's packets beyond each hole.  One
+# connection, held open after its messages, under the default
+# net.mrc.mem.
+# conn_slots NS [all]: "rtx_slots ofo_slots" of the one connection in NS
+# (with all, its msgs_received too)
+conn_slots() {
+	mrc -n "$1" -j conn show 2>/dev/null |
+		jq -r --arg a "${2:-}" '.[0] | "\(.rtx_slots) \(.ofo_slots)" +
+			(if $a == "" then "" else " \(.msgs_received)" end)' \
+		2>/dev/null
+}
+old_ct=$(mrc_setting "$MRC_H1" conn_timeout_ms)
+old_cc=$(mrc_setting "$MRC_H1" cc)
+old_iw=$(mrc_setting "$MRC_H1" cc_init_cwnd)
+# buffers of 4 MiB, not the 208 KiB that net.core.[rw]mem_max allow
+old_bufs="$(sysctl -n net.core.rmem_max) $(sysctl -n net.core.wmem_max)"
+sysctl -qw net.core.rmem_max=4194304 net.core.wmem_max=4194304
+for ns in "$MRC_H1" "$MRC_H2"; do
+	mrc -n "$ns" config set conn_timeout_ms 6000 cc reno cc_init_cwnd 200
+done
+modprobe -q -a sch_ingress cls_flower act_gact 2>/dev/null
+if mrc_netem "$MRC_H1" eth0 delay 10ms limit 10000 &&
+   tc -n "$MRC_H2" qdisc add dev eth0 clsact 2>/dev/null &&
+   tc -n "$MRC_H2" filter add dev eth0 ingress protocol ip flower \
+	ip_proto udp action gact ok random determ drop 400 2>/dev/null; then
+	mrc_transfer_start "$MRC_H1" "$MRC_H2" "$MRC_H2_ADDR4" \
+		-n 24 -m 256K -M 256K -b 4194304 -H 15000
+	rtx_max=0
+	ofo_max=0
+	# until the 24 messages are through (the client holds on)
+	while mrc_transfer_running; do
+		read -r r _ < <(conn_slots "$MRC_H1")
+		read -r _ o m < <(conn_slots "$MRC_H2" all)
+		[ "${r:-0}" -gt "$rtx_max" ] && rtx_max=$r
+		[ "${o:-0}" -gt "$ofo_max" ] && ofo_max=$o
+		[ "${m:-0}" -ge 24 ] && break
+		mrc_nap 0.2
+	done
+	echo "# rings while busy: sender rtx_slots up to $rtx_max, receiver ofo_slots up to $ofo_max"
+	mrc_check "rings: the sender's grew with its window (rtx_slots > 64)" \
+		test "$rtx_max" -gt 64
+	mrc_check "rings: the receiver's grew with the packets it held (ofo_slots > 64)" \
+		test "$ofo_max" -gt 64
+	for ((_n = 1; _n <= 50; _n++)); do
+		[ "$(conn_slots "$MRC_H1") $(conn_slots "$MRC_H2")" = \
+		  "64 64 64 64" ] && break
+		mrc_nap 0.2
+	done
+	mrc_expect_eq "rings: 64 slots each again once idle, both ends" \
+		"64 64 64 64" "$(conn_slots "$MRC_H1") $(conn_slots "$MRC_H2")"
+	mrc_transfer_stop
+	mrc_transfer_wait "rings: every message once and intact through growing and shrinking"
+else
+	mrc_skip "rings grow and shrink" \
+		"the kernel lacks sch_netem, sch_ingress, cls_flower or act_gact"
+fi
+tc -n "$MRC_H2" qdisc del dev eth0 clsact 2>/dev/null
+mrc_netem "$MRC_H1" eth0 none
+for ns in "$MRC_H1" "$MRC_H2"; do
+	mrc -n "$ns" config set conn_timeout_ms "$old_ct" cc "$old_cc" \
+		cc_init_cwnd "$old_iw"
+done
+read -r r m <<<"$old_bufs"
+sysctl -qw net.core.rmem_max="$r" net.core.wmem_max="$m"
 mrc_done

@@ -127,10 +127,10 @@ void mrc_rtx_purge(struct sock *sk)
 	struct sk_buff *skb;
 	u32 psn;
 
-	if (msk->rtx) {
+	if (msk->rtx.slot) {
 		for (psn = msk->snd_una; psn != msk->snd_nxt; psn++) {
-			skb = msk->rtx[psn % MRC_WIN_PKTS];
-			msk->rtx[psn % MRC_WIN_PKTS] = NULL;
+			skb = *mrc_ring_at(&msk->rtx, psn);
+			*mrc_ring_at(&msk->rtx, psn) = NULL;
 			if (skb)
 				mrc_rtx_free(sk, skb);
 		}
@@ -522,7 +522,7 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 	in_window = mrc_psn_in_window(e->psn, msk->snd_una,
 				      msk->snd_nxt - msk->snd_una);
 	if (in_window)
-		rskb = msk->rtx[e->psn % MRC_WIN_PKTS];
+		rskb = *mrc_ring_at(&msk->rtx, e->psn);
 	if (rskb) {
 		sent_us = (u32)div_u64(mrc_cb(rskb)->sent_ns, NSEC_PER_USEC);
 		if ((e->flags & MRC_F_DROP) && sent_us == e->tsval) {
@@ -578,7 +578,7 @@ static u32 mrc_rcv_echo_sack(struct sock *sk, const struct mrc_echo *e,
 	    !mrc_psn_in_window(e->psn, msk->snd_una,
 			       msk->snd_nxt - msk->snd_una))
 		return 0;
-	rskb = msk->rtx[e->psn % MRC_WIN_PKTS];
+	rskb = *mrc_ring_at(&msk->rtx, e->psn);
 	if (!rskb || (mrc_cb(rskb)->flags & MRC_CB_SACKED))
 		return 0;
 	mrc_mark_sacked(sk, rskb, cum);
@@ -748,8 +748,8 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 	if (msk->snd_una != cum)
 		msk->progress_ns = now;
 	while (msk->snd_una != cum) {
-		rskb = msk->rtx[msk->snd_una % MRC_WIN_PKTS];
-		msk->rtx[msk->snd_una % MRC_WIN_PKTS] = NULL;
+		rskb = *mrc_ring_at(&msk->rtx, msk->snd_una);
+		*mrc_ring_at(&msk->rtx, msk->snd_una) = NULL;
 		msk->snd_una++;
 		if (!rskb)
 			continue;
@@ -784,7 +784,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 			word &= word - 1;
 			if (!mrc_psn_before(psn, msk->snd_nxt))
 				break;
-			rskb = msk->rtx[psn % MRC_WIN_PKTS];
+			rskb = *mrc_ring_at(&msk->rtx, psn);
 			if (rskb && !(mrc_cb(rskb)->flags & MRC_CB_SACKED)) {
 				mrc_mark_sacked(sk, rskb, cum);
 				acked++;
@@ -949,6 +949,24 @@ static u64 mrc_timer_deadline(struct sock *sk)
 	return d;
 }
 
+/* An idle connection's rings go back to their smallest size, those that
+ * hold nothing (none may: nothing to send, nothing waits in flight).
+ * Without memory for the small ones, the large ones stay.
+ */
+static void mrc_rings_shrink(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (mrc_ring_size(&msk->rtx) > MRC_RING_MIN &&
+	    msk->snd_una == msk->snd_nxt)
+		mrc_ring_resize(&msk->rtx, msk->snd_una, msk->snd_nxt,
+				MRC_RING_MIN, GFP_ATOMIC);
+	if (mrc_ring_size(&msk->rcv_ofo) > MRC_RING_MIN &&
+	    msk->rcv_hi == msk->rcv_nxt)
+		mrc_ring_resize(&msk->rcv_ofo, msk->rcv_nxt, msk->rcv_nxt,
+				MRC_RING_MIN, GFP_ATOMIC);
+}
+
 /* Send the ACK held back for data packets taken: the newest of them is
  * its echo, the others its further echoes.
  */
@@ -1048,6 +1066,7 @@ void mrc_timer_handle(struct sock *sk)
 		mrc_push(sk);
 	} else {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IDLE_PROBE);
+		mrc_rings_shrink(sk);
 		mrc_send_probe(sk);
 	}
 	mrc_timer_arm(sk);

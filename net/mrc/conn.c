@@ -366,14 +366,17 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	msk->ack_coalesce = s->ack_coalesce;
 	msk->ack_delay_us = s->ack_delay_us;
 	msk->flowlet = s->flowlet;
-	msk->rtx = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rtx), gfp);
-	msk->rcv_ofo = kcalloc(MRC_WIN_PKTS, sizeof(*msk->rcv_ofo), gfp);
+	/* the rings start small: an idle connection holds no packet */
+	msk->rtx.slot = NULL;
+	msk->rcv_ofo.slot = NULL;
+	mrc_ring_resize(&msk->rtx, 0, 0, MRC_RING_MIN, gfp);
+	mrc_ring_resize(&msk->rcv_ofo, 0, 0, MRC_RING_MIN, gfp);
 	set->evs = kcalloc(nr_evs, sizeof(*set->evs), gfp);
 	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
 	set->index = kcalloc(MRC_EVSET_INDEX_LEN(nr_evs), sizeof(*set->index),
 			     gfp);
 	msk->routes = kcalloc(nr_evs, sizeof(*msk->routes), gfp);
-	if (!msk->rtx || !msk->rcv_ofo || !set->evs || !set->act ||
+	if (!msk->rtx.slot || !msk->rcv_ofo.slot || !set->evs || !set->act ||
 	    !set->index || !msk->routes) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
@@ -392,16 +395,16 @@ void mrc_conn_free_state(struct sock *sk)
 
 	mrc_rtx_purge(sk);
 	mrc_ofo_purge(sk);
-	kfree(msk->rtx);
-	kfree(msk->rcv_ofo);
+	kfree(msk->rtx.slot);
+	kfree(msk->rcv_ofo.slot);
 	kfree(msk->evset.evs);
 	kfree(msk->evset.act);
 	kfree(msk->evset.index);
 	mrc_routes_release(msk);
 	kfree(msk->routes);
 	msk->routes = NULL;
-	msk->rtx = NULL;
-	msk->rcv_ofo = NULL;
+	msk->rtx.slot = NULL;
+	msk->rcv_ofo.slot = NULL;
 	msk->ack_pend_n = 0;
 	memset(&msk->evset, 0, sizeof(msk->evset));
 }

@@ -129,16 +129,16 @@ void mrc_ofo_purge(struct sock *sk)
 	struct mrc_sock *msk = mrc_sk(sk);
 	int i;
 
-	if (!msk->rcv_ofo)
+	if (!msk->rcv_ofo.slot)
 		return;
-	for (i = 0; i < MRC_WIN_PKTS; i++) {
-		struct sk_buff *skb = msk->rcv_ofo[i];
+	for (i = 0; i < mrc_ring_size(&msk->rcv_ofo); i++) {
+		struct sk_buff *skb = msk->rcv_ofo.slot[i];
 
 		if (!mrc_ofo_is_write(skb))
 			kfree_skb(skb);
 		else
 			mrc_ofo_free_chain(sk, mrc_ofo_record(skb));
-		msk->rcv_ofo[i] = NULL;
+		msk->rcv_ofo.slot[i] = NULL;
 	}
 	msk->rcv_ofo_bytes = 0;
 }
@@ -242,10 +242,26 @@ static void mrc_rcv_hold(struct sock *sk, u32 psn, struct sk_buff *skb)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	msk->rcv_ofo[psn % MRC_WIN_PKTS] = skb;
+	*mrc_ring_at(&msk->rcv_ofo, psn) = skb;
 	if (!mrc_psn_before(psn, msk->rcv_hi))
 		msk->rcv_hi = psn + 1;
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_IN_OFO);
+}
+
+/* Room in the ring for @psn, after rcv_nxt and inside the window: the
+ * ring grows (doubling, up to MRC_WIN_PKTS slots) when @psn is further
+ * ahead than it has slots.
+ *
+ * Return: 0, or -ENOMEM: the packet cannot be held now.
+ */
+static int mrc_rcv_make_room(struct mrc_sock *msk, u32 psn)
+{
+	int err = mrc_ring_fit(&msk->rcv_ofo, msk->rcv_nxt, msk->rcv_hi, psn,
+			       MRC_WIN_PKTS, GFP_ATOMIC);
+
+	/* what is held always fits: rcv_hi is within the ring's span */
+	MRC_DEBUG_WARN_ON_ONCE(err == -EINVAL);
+	return err;
 }
 
 /* Has our FIN left (or is it queued behind nothing more may go)? */
@@ -528,16 +544,15 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued,
 			    u32 complete_before)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	struct sk_buff *skb;
+	struct sk_buff *skb, **slot;
 	int err = 0;
-	u32 slot;
 
 	for (;;) {
-		slot = msk->rcv_nxt % MRC_WIN_PKTS;
-		skb = msk->rcv_ofo[slot];
+		slot = mrc_ring_at(&msk->rcv_ofo, msk->rcv_nxt);
+		skb = *slot;
 		if (!skb)
 			break;
-		msk->rcv_ofo[slot] = NULL;
+		*slot = NULL;
 		if (mrc_ofo_is_write(skb)) {
 			msk->rcv_nxt++;
 			err = mrc_rcv_write_passed(sk, skb);
@@ -553,6 +568,11 @@ static int mrc_rcv_in_order(struct sock *sk, bool queued,
 			break;
 		}
 	}
+	/* rcv_hi never falls behind: [rcv_nxt, rcv_hi) spans what the
+	 * ring holds (mrc_rcv_make_room())
+	 */
+	if (mrc_psn_before(msk->rcv_hi, msk->rcv_nxt))
+		msk->rcv_hi = msk->rcv_nxt;
 	if (!err && queued && mrc_rcv_wake_due(sk, complete_before)) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RCV_WAKEUPS);
 		sk->sk_data_ready(sk);
@@ -900,7 +920,6 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 	u32 psn = ntohl(d->psn), tsval = ntohl(d->tsval);
 	u16 ce = cb->flags & MRC_CB_CE ? MRC_F_CE : 0;
 	u16 ev = ntohs(d->ev);
-	u32 slot = psn % MRC_WIN_PKTS;
 	bool fin = ntohs(d->common.flags) & MRC_F_FIN;
 	bool status = ntohs(d->common.flags) & MRC_F_STATUS;
 	bool more;
@@ -942,7 +961,14 @@ static void mrc_rcv_data(struct sock *sk, struct sk_buff *skb)
 		mrc_conn_abort(sk, ECONNRESET, true);
 		return;
 	}
-	if (msk->rcv_ofo[slot]) {
+	/* a packet that came early: its place in the ring */
+	if (psn != msk->rcv_nxt && mrc_rcv_make_room(msk, psn)) {
+		MRC_INC_STATS(mn, MRC_MIB_DROP_MEM);
+		/* it comes again, and its path is not to blame */
+		mrc_send_ack_echo(sk, psn, tsval, ev, MRC_F_DROP);
+		goto drop;
+	}
+	if (*mrc_ring_at(&msk->rcv_ofo, psn)) {
 		MRC_INC_STATS(mn, MRC_MIB_DUP_DATA);
 		mrc_send_ack_echo(sk, psn, tsval, ev, ce);
 		goto drop;
@@ -1039,7 +1065,7 @@ static void mrc_rcv_probe(struct sock *sk, struct sk_buff *skb)
 	const struct mrc_probe_hdr *p = (const void *)mrc_skb_hdr(skb);
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	if (sk->sk_state == TCP_SYN_SENT || !msk->rcv_ofo) {
+	if (sk->sk_state == TCP_SYN_SENT || !msk->rcv_ofo.slot) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
 		return;
 	}
@@ -1054,7 +1080,7 @@ static void mrc_rcv_confirm(struct sock *sk, struct sk_buff *skb)
 	const struct mrc_syn_hdr *syn = (const void *)mrc_skb_hdr(skb);
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	if (!msk->rcv_ofo) {
+	if (!msk->rcv_ofo.slot) {
 		MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_DROP_STATE);
 		return;
 	}

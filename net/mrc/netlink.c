@@ -437,6 +437,10 @@ static int mrc_nl_put_conn(struct sk_buff *msg, struct sock *sk, bool ids)
 	    nla_put_u32(msg, MRC_A_CONN_MR_COUNT, msk->mr_count) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_MR_BYTES, msk->mr_bytes,
 			      MRC_A_CONN_PAD) ||
+	    nla_put_u32(msg, MRC_A_CONN_RTX_SLOTS,
+			msk->rtx.slot ? mrc_ring_size(&msk->rtx) : 0) ||
+	    nla_put_u32(msg, MRC_A_CONN_OFO_SLOTS,
+			msk->rcv_ofo.slot ? mrc_ring_size(&msk->rcv_ofo) : 0) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_SENT, st->bytes_sent,
 			      MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(msg, MRC_A_CONN_BYTES_RECEIVED,

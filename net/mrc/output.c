@@ -647,9 +647,10 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	struct mrc_ev *ev;
 	u16 prev_port, evi;
 
-	if (!msk->rcv_ofo || !msk->evset.nr_evs)
+	if (!msk->rcv_ofo.slot || !msk->evset.nr_evs)
 		return;
-	words = mrc_sack_build((void *const *)msk->rcv_ofo, MRC_WIN_PKTS,
+	words = mrc_sack_build((void *const *)msk->rcv_ofo.slot,
+			       mrc_ring_size(&msk->rcv_ofo),
 			       msk->rcv_nxt, msk->rcv_hi, sack);
 	len = mrc_ack_len(words - MRC_SACK_BITS_MIN / 32, n);
 	skb = mrc_alloc_ctl(len);
@@ -939,7 +940,7 @@ static struct sk_buff *mrc_first_lost(struct sock *sk)
 	if (!mrc_psn_in_window(psn, msk->snd_una, msk->snd_nxt - msk->snd_una))
 		psn = msk->snd_una;
 	for (; psn != msk->snd_nxt; psn++) {
-		skb = msk->rtx[psn % MRC_WIN_PKTS];
+		skb = *mrc_ring_at(&msk->rtx, psn);
 		if (skb && (mrc_cb(skb)->flags & MRC_CB_LOST)) {
 			msk->lost_hint = psn;
 			return skb;
@@ -974,7 +975,7 @@ static void mrc_rescue_head(struct sock *sk)
 
 	if (msk->snd_una == msk->snd_nxt || !msk->srtt_us)
 		return;
-	skb = msk->rtx[msk->snd_una % MRC_WIN_PKTS];
+	skb = *mrc_ring_at(&msk->rtx, msk->snd_una);
 	if (!skb)
 		return;
 	cb = mrc_cb(skb);
@@ -1047,6 +1048,14 @@ void mrc_push(struct sock *sk)
 			rescue = true;
 			break;
 		}
+		/* The ring doubles when the window outgrows it; without
+		 * memory the rest waits for the ACKs of what it holds.
+		 */
+		if (mrc_ring_fit(&msk->rtx, msk->snd_una, msk->snd_nxt,
+				 msk->snd_nxt, MRC_WIN_PKTS, GFP_ATOMIC)) {
+			MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_OUT_NOMEM);
+			break;
+		}
 		if (msk->in_flight + nrun >= msk->cc.cwnd ||
 		    n++ >= MRC_BURST_PKTS)
 			break;
@@ -1079,7 +1088,7 @@ void mrc_push(struct sock *sk)
 		}
 		__skb_unlink(skb, &sk->sk_write_queue);
 		mrc_cb(skb)->psn = msk->snd_nxt;
-		msk->rtx[msk->snd_nxt % MRC_WIN_PKTS] = skb;
+		*mrc_ring_at(&msk->rtx, msk->snd_nxt) = skb;
 		msk->snd_nxt++;
 		msk->bytes_out += mrc_pkt_cost(skb);
 		run[nrun++] = skb;

@@ -25,6 +25,7 @@
 #include "loss.h"
 #include "mib.h"
 #include "mr.h"
+#include "ring.h"
 #include "wire.h"
 
 /* Most packets one connection has in flight beyond its oldest unacked
@@ -271,7 +272,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @op_read: oldest operation whose completion is not read (or skipped)
  * @op_done: oldest operation whose outcome is not known
  * @op_end: one past the newest operation (its first piece queued)
- * @rtx: packets sent, indexed by PSN % MRC_WIN_PKTS, [@snd_una, @snd_nxt)
+ * @rtx: packets sent, by PSN, [@snd_una, @snd_nxt) (ring.h: grown on
+ *       demand up to MRC_WIN_PKTS slots, small again when idle)
  * @in_flight: packets in @rtx marked MRC_CB_IN_FLIGHT: sent, neither
  *             acknowledged nor judged lost (mrc_rtx_set_state() only)
  * @lost_cnt: packets in @rtx marked MRC_CB_LOST: judged lost, or their
@@ -344,7 +346,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @sweep_ns: when an answered probe last had every BAD EV probed at once
  *            (mrc_ev_sweep())
  * @rcv_nxt: next PSN expected in order
- * @rcv_ofo: received out of order, indexed by PSN % MRC_WIN_PKTS; a
+ * @rcv_ofo: received out of order, by PSN, (@rcv_nxt, @rcv_hi) (a ring
+ *	like @rtx); a
  *	WRITE's piece, placed (or refused) as it arrived, holds its PSN
  *	there as mrc_ofo_write()
  * @rcv_op_failed: the walk in order queued a failure record for the
@@ -454,7 +457,7 @@ struct mrc_sock {
 	u32			op_read;
 	u32			op_done;
 	u32			op_end;
-	struct sk_buff		**rtx;
+	struct mrc_ring		rtx;
 	u32			in_flight;
 	u32			lost_cnt;
 	u32			lost_hint;
@@ -514,7 +517,7 @@ struct mrc_sock {
 	u64			sweep_ns;
 
 	u32			rcv_nxt;
-	struct sk_buff		**rcv_ofo;
+	struct mrc_ring		rcv_ofo;
 	u32			rcv_ofo_bytes;
 	u32			rcv_hi;
 	struct mrc_rcv_seq	rcv_seq;

@@ -687,7 +687,7 @@ static void mrc_queue_fin(struct sock *sk)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb;
 
-	if (msk->fin_queued || !msk->rtx)
+	if (msk->fin_queued || !msk->rtx.slot)
 		return;
 	skb = alloc_skb(MRC_HEADROOM, sk->sk_allocation | __GFP_NOFAIL);
 	skb_reserve(skb, MRC_HEADROOM);
@@ -1018,7 +1018,7 @@ static void mrc_window_update(struct sock *sk, u32 before)
 	struct mrc_sock *msk = mrc_sk(sk);
 	u32 now = mrc_rcv_window(sk);
 
-	if (!msk->rcv_ofo || sk->sk_state == TCP_CLOSE)
+	if (!msk->rcv_ofo.slot || sk->sk_state == TCP_CLOSE)
 		return;
 	if (now >= before + READ_ONCE(sk->sk_rcvbuf) / 4 ||
 	    (before < 4 * MRC_PKT_OVERHEAD && now >= 4 * MRC_PKT_OVERHEAD)) {

@@ -65,6 +65,8 @@ static const struct conn_field {
 	  MNL_TYPE_U32, false },
 	{ "mrs", NULL, "", MRC_A_CONN_MR_COUNT, MNL_TYPE_U32, false },
 	{ "mr_bytes", NULL, "", MRC_A_CONN_MR_BYTES, MNL_TYPE_U64, false },
+	{ "rtx_slots", NULL, "", MRC_A_CONN_RTX_SLOTS, MNL_TYPE_U32, false },
+	{ "ofo_slots", NULL, "", MRC_A_CONN_OFO_SLOTS, MNL_TYPE_U32, false },
 	{ "bytes_sent", NULL, "", MRC_A_CONN_BYTES_SENT, MNL_TYPE_U64, true },
 	{ "bytes_received", NULL, "", MRC_A_CONN_BYTES_RECEIVED, MNL_TYPE_U64,
 	  true },

@@ -577,6 +577,12 @@ enum mrc_conn_attr {
 	MRC_A_CONN_QUEUE_DELAY_US,	/* u32 */
 	MRC_A_CONN_MR_COUNT,		/* u32: memory regions registered */
 	MRC_A_CONN_MR_BYTES,		/* u64: their bytes */
+	MRC_A_CONN_RTX_SLOTS,		/* u32: slots of the ring of packets
+					 * sent and not acknowledged
+					 */
+	MRC_A_CONN_OFO_SLOTS,		/* u32: slots of the ring of packets
+					 * received out of order
+					 */
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = __MRC_A_CONN_MAX - 1
