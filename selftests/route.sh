@@ -6,7 +6,8 @@
 # over two links, eth0 (the pair's) and eth1, as h1's routes say.  For
 # IPv4 and IPv6, on live connections:
 #  - a route replaced mid-transfer moves the packets to the new link at
-#    once (a route kept past its change would keep them on the old one);
+#    once (a route kept past its change would keep them on the old one),
+#    and so does a more specific route added under the one they took;
 #  - a multipath route of h1 hashed on the ports spreads the EVs over
 #    both links (one route per connection would keep them on one);
 #  - the second link deleted mid-transfer (its routes with it): every
@@ -90,17 +91,19 @@ start() {
 		-n 0 -T 100 -i 300 -m 256 -M 1K
 }
 
-for fam in 4 6; do
-	name="IPv$fam route replaced"
-	route "$fam" via0
+# moves NAME FAM CHANGE...: a transfer over eth0; CHANGE (a command)
+# sends the service address over eth1 mid-transfer: every packet must
+# take eth1 at once, every message arrive
+moves() {
+	local name=$1 fam=$2 a0 a1 b0 b1 moved=0
+	shift 2
 	start "$fam"
 	if ! wait_tx eth0 $(($(tx eth0) + 300)); then
 		mrc_fail "$name: the transfer runs on eth0"
 	fi
-	route "$fam" via1
+	"$@"
 	a0=$(tx eth0)
 	a1=$(tx eth1)
-	moved=0
 	wait_tx eth1 $((a1 + 300)) && moved=1
 	mrc_transfer_stop
 	mrc_transfer_wait "$name: every message once and intact"
@@ -114,6 +117,40 @@ for fam in 4 6; do
 		mrc_fail "$name: the connection's packets moved to the new link" \
 			"eth0 sent $b0 and eth1 $b1 after the change"
 	fi
+}
+
+# cover FAM add|del: a route over eth0 to the service address's /24 or
+# /64, under which the /32 or /128 of route() is more specific
+cover() {
+	if [ "$1" = 4 ]; then
+		ip -n "$MRC_H1" route "$2" "${SVC4%.*}.0/24" src "$MRC_H1_ADDR4" \
+			via 10.0.1.2 dev eth0
+	else
+		ip -n "$MRC_H1" -6 route "$2" "${SVC6%::*}::/64" \
+			src "$MRC_H1_ADDR6" via fd00:1::2 dev eth0
+	fi
+}
+
+# unroute FAM: no /32 or /128 route to the service address
+unroute() {
+	if [ "$1" = 4 ]; then
+		ip -n "$MRC_H1" route del "$SVC4/32"
+	else
+		ip -n "$MRC_H1" -6 route del "$SVC6/128"
+	fi
+}
+
+for fam in 4 6; do
+	route "$fam" via0
+	moves "IPv$fam route replaced" "$fam" route "$fam" via1
+	# A route added under the one every EV's route came from: the EVs'
+	# routes are all stale at once (IPv6: the serial number of their
+	# entry changed), none may stay on the old one when another has
+	# looked its route up again
+	unroute "$fam"
+	cover "$fam" add
+	moves "IPv$fam more specific route added" "$fam" route "$fam" via1
+	cover "$fam" del
 
 	name="IPv$fam multipath route"
 	if [ "$fam" = 4 ] && [ "$multipath4" = 0 ]; then

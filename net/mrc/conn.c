@@ -375,9 +375,10 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
 	set->index = kcalloc(MRC_EVSET_INDEX_LEN(nr_evs), sizeof(*set->index),
 			     gfp);
-	msk->routes = kcalloc(nr_evs, sizeof(*msk->routes), gfp);
+	msk->routes.dst = kcalloc(nr_evs, sizeof(*msk->routes.dst), gfp);
+	msk->routes.nr = nr_evs;
 	if (!msk->rtx.slot || !msk->rcv_ofo.slot || !set->evs || !set->act ||
-	    !set->index || !msk->routes) {
+	    !set->index || !msk->routes.dst) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
@@ -401,8 +402,8 @@ void mrc_conn_free_state(struct sock *sk)
 	kfree(msk->evset.act);
 	kfree(msk->evset.index);
 	mrc_routes_release(msk);
-	kfree(msk->routes);
-	msk->routes = NULL;
+	kfree(msk->routes.dst);
+	msk->routes.dst = NULL;
 	msk->rtx.slot = NULL;
 	msk->rcv_ofo.slot = NULL;
 	msk->ack_pend_n = 0;

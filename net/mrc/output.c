@@ -82,19 +82,42 @@ static void mrc_skb_dst_set(struct sk_buff *skb, struct dst_entry *dst,
 		skb_dst_set(skb, dst);
 }
 
-/* The cached route of one EV if it is still good (dst_check(): no route,
- * address, rule or device changed since), or NULL.  The socket lock
- * serialises every use of @rc.
- */
-static struct dst_entry *mrc_route_get(struct mrc_route *rc)
+/* Forget every route of @rc. */
+static void mrc_routes_flush(struct mrc_routes *rc)
 {
-	struct dst_entry *dst = rc->dst;
+	unsigned int i;
+
+	for (i = 0; i < rc->nr; i++) {
+		dst_release(rc->dst[i]);
+		rc->dst[i] = NULL;
+	}
+}
+
+/* Cache @dst, looked up with @cookie, as the route of EV slot @evi. */
+static void mrc_route_set(struct mrc_routes *rc, u16 evi,
+			  struct dst_entry *dst, u32 cookie)
+{
+	if (unlikely(cookie != rc->cookie)) {
+		/* the others were checked against the old one */
+		mrc_routes_flush(rc);
+		rc->cookie = cookie;
+	}
+	rc->dst[evi] = dst;
+}
+
+/* The cached route of EV slot @evi if it is still good (dst_check(): no
+ * route, address, rule or device changed since), or NULL.  The socket
+ * lock serialises every use of @rc.
+ */
+static struct dst_entry *mrc_route_get(struct mrc_routes *rc, u16 evi)
+{
+	struct dst_entry *dst = rc->dst[evi];
 
 	if (!dst)
 		return NULL;
 	if (likely(dst_check(dst, rc->cookie)))
 		return dst;
-	rc->dst = NULL;
+	rc->dst[evi] = NULL;
 	dst_release(dst);
 	return NULL;
 }
@@ -105,14 +128,8 @@ static struct dst_entry *mrc_route_get(struct mrc_route *rc)
  */
 void mrc_routes_release(struct mrc_sock *msk)
 {
-	unsigned int i;
-
-	if (!msk->routes)
-		return;
-	for (i = 0; i < msk->evset.nr_evs; i++) {
-		dst_release(msk->routes[i].dst);
-		msk->routes[i].dst = NULL;
-	}
+	if (msk->routes.dst)
+		mrc_routes_flush(&msk->routes);
 }
 
 /* IPv4: as udp_tunnel_xmit_skb(), which does not say whether the packet
@@ -180,8 +197,9 @@ static int mrc_udp6_out(struct net *net, struct sock *tsk,
  * @skb: the packet, its mrc header pushed; consumed
  * @fl: where to, from which entropy value
  * @tos: the ECN bits (and DSCP) of the outer header
- * @rc: where the route of @fl stays cached (a connection's EV, whose
- *      @fl never changes), or NULL to look it up for this packet only
+ * @rc: where the routes of a connection's EVs stay cached (an EV's @fl
+ *      never changes), or NULL to look it up for this packet only
+ * @evi: the EV's slot in @rc
  *
  * mrc builds the UDP and IP headers itself rather than through
  * udp_tunnel_xmit_skb(), whose callers cannot tell a packet that left
@@ -194,7 +212,7 @@ static int mrc_udp6_out(struct net *net, struct sock *tsk,
  */
 static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			   const struct mrc_flow *fl, u8 tos,
-			   struct mrc_route *rc)
+			   struct mrc_routes *rc, u16 evi)
 {
 	struct mrc_net *mn = mrc_pernet(net);
 	struct dst_entry *dst = NULL;
@@ -203,7 +221,7 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 
 	rcu_read_lock();
 	if (rc)
-		dst = mrc_route_get(rc);
+		dst = mrc_route_get(rc, evi);
 	if (ipv6_addr_v4mapped(&fl->daddr)) {
 		struct flowi4 fl4 = {
 			.daddr = fl->daddr.s6_addr32[3],
@@ -230,8 +248,7 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			}
 			/* cached only for the source address asked for */
 			if (rc && fl4.saddr == fl->saddr.s6_addr32[3]) {
-				rc->dst = &rt->dst;
-				rc->cookie = 0;
+				mrc_route_set(rc, evi, &rt->dst, 0);
 				cached = true;
 			}
 		}
@@ -263,8 +280,8 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 				goto drop;
 			}
 			if (rc && ipv6_addr_equal(&fl6.saddr, &fl->saddr)) {
-				rc->dst = dst;
-				rc->cookie = rt6_get_cookie((struct rt6_info *)dst);
+				mrc_route_set(rc, evi, dst,
+					      rt6_get_cookie((struct rt6_info *)dst));
 				cached = true;
 			}
 		}
@@ -305,12 +322,12 @@ static int mrc_conn_xmit(struct sock *sk, struct sk_buff *skb, u16 evi,
 		.oif = READ_ONCE(sk->sk_bound_dev_if),
 	};
 
-	if (unlikely(fl.oif != msk->routes_oif)) {
+	if (unlikely(fl.oif != msk->routes.oif)) {
 		mrc_routes_release(msk);
-		msk->routes_oif = fl.oif;
+		msk->routes.oif = fl.oif;
 	}
 	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, tos,
-			       msk->routes ? &msk->routes[evi] : NULL);
+			       msk->routes.dst ? &msk->routes : NULL, evi);
 }
 
 /**
@@ -779,7 +796,7 @@ void mrc_send_synack(struct mrc_net *mn, struct sk_buff *skb,
 	s->max_msg = htonl(mrc_settings(mn)->max_msg_size);
 	MRC_INC_STATS(mn, MRC_MIB_OUT_SYNACK);
 	mrc_reply_flow(skb, &fl, ntohs(syn->udp_port), oif);
-	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL, 0);
 }
 
 /* A PROBE or RST on the EV in slot @evi, carrying @psn, counted
@@ -919,7 +936,7 @@ void mrc_send_rst_reply(struct mrc_net *mn, struct sk_buff *skb,
 	p->reserved = 0;
 	p->psn = psn;
 	MRC_INC_STATS(mn, MRC_MIB_OUT_RST);
-	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL);
+	mrc_tunnel_xmit(dev_net(skb->dev), nskb, &fl, 0, NULL, 0);
 }
 
 /* Window cost of a packet: payload plus what holding it costs the peer. */

@@ -408,18 +408,30 @@ struct mrc_ack_report {
 };
 
 /**
- * struct mrc_route - the output route of one EV of a connection, cached
- * @dst: the route, held; NULL until the EV's first packet or after the
- *       route went stale (dst_check())
- * @cookie: what dst_check() compares (IPv6 routes; 0 for IPv4)
+ * struct mrc_routes - the output routes of a connection's EVs, cached
+ * @dst: one per EV slot: its route, held; NULL until the EV's first
+ *       packet or after the route went stale (dst_check())
+ * @cookie: what dst_check() compares (IPv6; 0 for IPv4), for every
+ *          route cached: the routes of a connection's EVs come from the
+ *          entry of one destination, whose serial number changes with
+ *          any route under it.  A route looked up with another cookie
+ *          flushes the others (each EV looks its route up again, as it
+ *          would with a cookie of its own); EVs whose routes come from
+ *          different entries (rules on the source port) flush each other
+ *          in turn (route_lookups), and never use a wrong route.
+ * @oif: the bound device the routes are for
+ * @nr: EV slots in @dst
  *
- * One per EV slot, not one per connection: where the host's own routes
- * are multipath, the route depends on the source port (and the IPv6 flow
- * label), which are the EV.
+ * A route per EV slot, not one per connection: where the host's own
+ * routes are multipath, the route depends on the source port (and the
+ * IPv6 flow label), which are the EV.  8 bytes per EV, not 16 with a
+ * cookie each: 160 EVs in a kmalloc-2k, not 4k.
  */
-struct mrc_route {
-	struct dst_entry	*dst;
+struct mrc_routes {
+	struct dst_entry	**dst;
 	u32			cookie;
+	int			oif;
+	u16			nr;
 };
 
 struct mrc_sock {
@@ -510,8 +522,7 @@ struct mrc_sock {
 	bool			failed;
 
 	struct mrc_evset	evset;
-	struct mrc_route	*routes;
-	int			routes_oif;
+	struct mrc_routes	routes;
 	u8			ev_policy;
 	u64			probe_ns;
 	u64			sweep_ns;
