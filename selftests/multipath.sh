@@ -476,7 +476,9 @@ failure() {
 	if [ -n "$need" ]; then
 		mrc_check "$name: the EVs through the failure went BAD" \
 			test -z "$bad_missing"
-		[ -z "$bad_missing" ] || echo "# not BAD: $bad_missing"
+		for p in $bad_missing; do
+			echo "# not BAD: port $p ${ev_state[$p]:-gone} spine ${ev_spine[$p]} ${ev_info[$p]:-}"
+		done
 	fi
 	mrc_check "$name: only EVs through the failure went BAD" \
 		test -z "$bad_wrong"
@@ -570,6 +572,60 @@ failure() {
 	mrc_transfer_stop
 	mrc_transfer_wait "$name: every message once and intact"
 	echo "# [${SECONDS}s] $name: done"
+}
+
+# tail_loss FAM: messages of 16 packets, one every 0.4 s, while spine 1
+# drops everything to leaf 2 (blackhole).  A message's packets on EVs
+# through spine 1 are lost; those after them arrive, but the last ACK
+# comes before the time rule would judge the ones lost, and nothing
+# follows: the RTO sweeps them up (lost_rto).  Every EV of spine 1 that
+# lost a packet must have gone BAD (another's loss may be a packet the
+# emulator held up): the first ACK after an RTO judges every
+# transmission it swept up (mrc_rto_judge()), not only the oldest, whose
+# EV alone went BAD before, so that the others lost the next packet sent
+# on them too.
+tail_loss() {
+	local fam=$1 name="IPv$1 tail losses" s1 p i lost wrong=0 n=0
+	spine_at=()
+	s1=$(stats "$MRC_FH1")
+	fail_on blackhole
+	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" \
+		-n 12 -m 22K -M 22K -i 400000 -H 4000
+	if ! wait_cids "$fam"; then
+		mrc_fail "$name: connection listed" "cid '$cid1'/'$cid2'"
+	else
+		# the client holds the connection open after its last message:
+		# until the sender has every message acknowledged
+		for ((i = 0; i < 100; i++)); do
+			[ "$(mrc -n "$MRC_FH1" -j conn show | jq --argjson c "$cid1" \
+				'map(select(.local_cid == $c)) | .[0].msgs_sent // 0')" \
+				-ge 12 ] && break
+			mrc_nap 0.2
+		done
+		if evmap1; then
+			for p in "${ev_port[@]}"; do
+				lost=$(awk '{ for (i = 1; i < NF; i++)
+					if ($i == "lost") print $(i + 1) }' \
+					<<<"${ev_info[$p]}")
+				[ "${ev_spine[$p]}" = "$SPINE" ] || continue
+				[ "${lost:-0}" -gt 0 ] || continue
+				n=$((n + 1))
+				[ "${ev_state[$p]}" = bad ] && continue
+				wrong=$((wrong + 1))
+				echo "# $name: port $p (spine ${ev_spine[$p]}) lost packets and is ${ev_state[$p]}: ${ev_info[$p]}"
+			done
+		fi
+		echo "# $name: sender EVs $(ev_summary); $n of spine $SPINE lost packets"
+		mrc_check "$name: EVs of spine $SPINE lost packets" test "$n" -gt 0
+		mrc_check "$name: every EV of spine $SPINE that lost a packet went BAD" \
+			test "$wrong" = 0
+	fi
+	mrc_transfer_wait "$name: every message once and intact"
+	restore blackhole
+	stat_deltas "$s1" "$(stats "$MRC_FH1")"
+	echo "# $name: rto ${D[rto]:-0} lost_rto ${D[lost_rto]:-0} ev_bad_rto ${D[ev_bad_rto]:-0} lost_time ${D[lost_time]:-0} ev_bad_loss ${D[ev_bad_loss]:-0}"
+	mrc_check "$name: the RTO swept up lost packets (lost_rto)" \
+		test "${D[lost_rto]:-0}" -gt 0
 }
 
 # big_ops FAM: one WRITE of BIG bytes (64 MiB) into a region of that size
@@ -764,12 +820,20 @@ for l in 1 2; do
 		net.ipv6.fib_multipath_hash_policy=1 net.ipv4.fib_multipath_hash_policy=1
 done
 
-# c, d. failures mid-transfer and recovery
+# c, d. failures mid-transfer and recovery.  MRC_MULTIPATH_ONLY="failure
+# 6 gray" (or "tail_loss 4", ...) runs that case alone, after the spread
+# checks, to look at one case quickly.
+if [ -n "${MRC_MULTIPATH_ONLY:-}" ]; then
+	# shellcheck disable=SC2086
+	$MRC_MULTIPATH_ONLY
+	mrc_done
+fi
 failure 4 far
 failure 6 far write
 big_ops 4
 failure 4 near
 failure 6 blackhole
+tail_loss 4
 failure 4 flap
 failure 4 tc
 failure 4 gray

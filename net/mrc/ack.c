@@ -650,34 +650,49 @@ static bool mrc_ack_echoes(const struct mrc_ack_hdr *a,
 	return false;
 }
 
-/* The first ACK with a later sequence than the peer's newest at an RTO
- * that blamed EV rto_port a first time: did the packet or its ACK go
- * missing?  The peer echoes every data packet it takes, in the ACK it
- * sends next (at once, or held back for a few more, mrc_rcv_ack_data()),
- * and numbers its ACKs: if this one follows that newest directly, the
- * peer sent no ACK in between, so the packet had not arrived when it sent
- * this one (unless this one echoes it): the packet was lost on its way,
- * and the EV goes BAD now rather than at a second RTO, which a connection
- * with one packet in flight (a request) may not see on that EV for a long
- * time.  With ACKs missing in between, the packet's may be among them
- * (lost on a reverse path, which the peer learns from our reports): no
+/* The first ACK (@a, its echo @e) with a later sequence than the peer's
+ * newest at an RTO: were the transmissions the RTO swept up from EVs it
+ * made suspect lost, or their ACKs?  The peer echoes every data packet
+ * it takes, in the ACK it sends next (at once, or held back for a few
+ * more, mrc_rcv_ack_data()), and numbers its ACKs: if this one follows
+ * that newest directly and answers a packet sent after the RTO, the peer
+ * took nothing between but what this one echoes, so a swept transmission
+ * it does not echo had not arrived an RTO after it left (the latest RTO,
+ * when more than one came without an ACK between): it was lost on its
+ * way, and its EV goes BAD now (if none of its packets was acknowledged
+ * since), rather than never: an RTO would otherwise blame only its
+ * oldest transmission's EV, and one with a packet in flight at each RTO
+ * (a request, the tail of a message) may not see that EV again for a
+ * long time.  That the packet is acknowledged says nothing: its
+ * retransmission after the RTO may be what arrived.  With ACKs missing
+ * in between, the packets' may be among them (lost on a reverse path,
+ * which the peer learns from our reports); an ACK of a packet sent
+ * before the RTO was held up (a stalled host, ours or the peer's): no
  * verdict.
  */
 static void mrc_rto_judge(struct sock *sk, const struct mrc_ack_hdr *a,
 			  const struct mrc_echo *e)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
-	u16 port = msk->rto_port, seq = ntohs(a->ack_seq), evi;
+	unsigned int i, n = msk->rto_n;
+	u16 seq = ntohs(a->ack_seq), evi;
 
-	if (!port || (s16)(seq - msk->rto_ack_seq) <= 0)
+	if (!n || (s16)(seq - msk->rto_ack_seq) <= 0)
 		return;
-	msk->rto_port = 0;
-	if ((u16)(seq - msk->rto_ack_seq) != 1 ||
-	    mrc_ack_echoes(a, e, msk->rto_psn, port))
+	msk->rto_n = 0;
+	if ((u16)(seq - msk->rto_ack_seq) != 1 || (e->flags & MRC_F_PROBE) ||
+	    (s32)(e->tsval - msk->rto_fired_us) < 0)
 		return;
-	evi = mrc_evset_find(&msk->evset, port);
-	if (evi != MRC_EV_NONE && msk->evset.evs[evi].suspect)
-		mrc_ev_fail(sk, evi, MRC_MIB_EV_BAD_RTO, MRC_MIB_LOST_RTO);
+	for (i = 0; i < n; i++) {
+		const struct mrc_rto_pkt *p = &msk->rto_pkt[i];
+
+		if (mrc_ack_echoes(a, e, p->psn, p->port))
+			continue;
+		evi = mrc_evset_find(&msk->evset, p->port);
+		if (evi != MRC_EV_NONE && msk->evset.evs[evi].suspect)
+			mrc_ev_fail(sk, evi, MRC_MIB_EV_BAD_RTO,
+				    MRC_MIB_LOST_RTO);
+	}
 }
 
 /**
@@ -723,7 +738,6 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	mrc_ack_log(sk, ntohs(a->ack_seq), ntohs(a->prev_ev));
-	mrc_rto_judge(sk, a, &echo);
 	msk->last_ack_ns = now;
 	/* sprayed ACKs reorder: the window of the newest counts, which is
 	 * the one with the later sequence, or one that acknowledges more
@@ -797,6 +811,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		acked += mrc_rcv_echo_sack(sk, &more, cum);
 	}
 
+	mrc_rto_judge(sk, a, &echo);
 	mrc_rack_detect(sk, now, cum);
 	if (acked) {
 		struct mrc_cc_ack ca = {
@@ -841,34 +856,48 @@ static void mrc_rto_fire(struct sock *sk, u32 rto_max_us)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct sk_buff *skb, *tmp, *oldest = mrc_tsorted_first(msk);
+	struct mrc_skb_cb *cb;
+	struct mrc_ev *ev;
 
 	msk->stats.rto++;
 	MRC_INC_STATS(mrc_sk_pernet(sk), MRC_MIB_RTO);
-	/* Nothing came back at all: the path of the oldest transmission is
-	 * the suspect (its EV goes BAD); whether the others are, ACKs of
-	 * their retransmissions on other EVs will tell.  A stalled host
-	 * would otherwise throw away every EV that had a packet in flight.
-	 * Only if the last ACK showed it missing (within its SACK range):
-	 * beyond, the ACK that would have covered it may be what was lost;
-	 * and, as for the time rule, only at the second such loss on the EV
-	 * without one of its packets acknowledged in between (its ACK may
-	 * have been lost on a reverse path that failed).
+	/* Nothing came back at all: the EVs of the transmissions swept up
+	 * are suspects, and the next ACK tells which of them lost their
+	 * packets (mrc_rto_judge()); a stalled host would otherwise throw
+	 * away every EV that had a packet in flight.  Only transmissions
+	 * the last ACK showed missing (within its SACK range): beyond, the
+	 * ACK that would have covered them may be what was lost.  The
+	 * oldest transmission's EV goes BAD at once if it was a suspect
+	 * already (a second RTO without one of its packets acknowledged in
+	 * between; its ACK may have been lost on a reverse path that
+	 * failed), for a connection whose ACKs do not follow each other
+	 * closely enough for a verdict.
 	 */
-	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una)) {
-		struct mrc_ev *ev = &msk->evset.evs[mrc_cb(oldest)->evi];
-
-		if (ev->suspect++) {
-			mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
-				    MRC_MIB_LOST_RTO);
-		} else if (msk->rack.any) {
-			/* the first time: the next ACK will tell */
-			msk->rto_port = ev->port;
-			msk->rto_ack_seq = msk->rack.hi;
-			msk->rto_psn = mrc_cb(oldest)->psn;
+	if (oldest && mrc_loss_ev_visible(mrc_cb(oldest)->psn, msk->snd_una) &&
+	    msk->evset.evs[mrc_cb(oldest)->evi].suspect)
+		mrc_ev_fail(sk, mrc_cb(oldest)->evi, MRC_MIB_EV_BAD_RTO,
+			    MRC_MIB_LOST_RTO);
+	/* no ACK since the last RTO: what it swept up still waits for its
+	 * verdict, which the next ACK gives for both
+	 */
+	if (!msk->rto_n)
+		msk->rto_ack_seq = msk->rack.hi;
+	msk->rto_fired_us = mrc_ns_to_us32(mrc_now_ns());
+	list_for_each_entry_safe(skb, tmp, &msk->tsorted, list) {
+		cb = mrc_cb(skb);
+		ev = &msk->evset.evs[cb->evi];
+		if (mrc_loss_ev_visible(cb->psn, msk->snd_una) &&
+		    mrc_ev_usable(ev)) {
+			if (ev->suspect < U8_MAX)
+				ev->suspect++;
+			/* no ACK yet: no sequence to judge by */
+			if (msk->rack.any && msk->rto_n < MRC_RTO_JUDGE)
+				msk->rto_pkt[msk->rto_n++] = (struct mrc_rto_pkt){
+					.psn = cb->psn, .port = ev->port,
+				};
 		}
-	}
-	list_for_each_entry_safe(skb, tmp, &msk->tsorted, list)
 		mrc_mark_lost(sk, skb, MRC_MIB_LOST_RTO);
+	}
 	mrc_cc_on_rto(&msk->cc, msk->snd_nxt);
 	mrc_trace_cwnd(sk);
 	msk->rto_us = min_t(u64, (u64)msk->rto_us * 2, rto_max_us);

@@ -69,8 +69,8 @@
  * @port: UDP source port (and IPv6 flow label) of the packets sent on it
  * @state: enum mrc_ev_state
  * @misses: probes sent since it went BAD
- * @suspect: packets sent on it judged lost by time since one sent on it
- *           was last acknowledged
+ * @suspect: its transmissions that RTOs swept up (and the ACK before
+ *           showed missing) since one sent on it was last acknowledged
  * @ce_level: how heavily CE marks weigh it down: up one per mark (or slow
  *            echo, mrc_ev_slow()), down one per 2^(MRC_EV_CE_CLEAN_SHIFT -
  *            level) unmarked echoes, at most MRC_EV_CE_LEVEL_MAX

@@ -326,11 +326,12 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  *            (oldest first; @ack_lost_n of them), each until the DATA
  *            that carries it is acknowledged
  * @ack_lost_n: entries in @ack_lost
- * @rto_port: the EV (port) of the oldest transmission at the last RTO
- *            that blamed it a first time, 0 if none: the next ACK tells
- *            whether that packet or its ACK was lost (mrc_rto_judge())
- * @rto_ack_seq: the peer's newest ACK sequence number at that RTO
- * @rto_psn: that transmission's PSN
+ * @rto_n: entries in @rto_pkt, 0 when no RTO waits for its verdict
+ * @rto_ack_seq: the peer's newest ACK sequence number at the last RTO
+ * @rto_fired_us: when it fired (mrc_ns_to_us32())
+ * @rto_pkt: the first transmissions the last RTO swept up that the last
+ *           ACK showed missing, whose EVs it made suspect: the next ACK
+ *           tells whether they or their ACKs were lost (mrc_rto_judge())
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
@@ -391,6 +392,19 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
 
 /* Lost ACKs of the peer waiting to be reported. */
 #define MRC_ACK_LOST_Q	4
+
+/* Transmissions an RTO swept up whose EVs the next ACK judges. */
+#define MRC_RTO_JUDGE	8
+
+/**
+ * struct mrc_rto_pkt - a transmission an RTO swept up, to be judged
+ * @psn: its PSN
+ * @port: the EV (port) it left on
+ */
+struct mrc_rto_pkt {
+	u32	psn;
+	u16	port;
+};
 
 /**
  * struct mrc_ack_report - one of the peer's ACKs found lost, to report
@@ -508,9 +522,10 @@ struct mrc_sock {
 	u16			peer_ack_seq;
 	u16			ack_prev_port;
 	u8			ack_lost_n;
-	u16			rto_port;
+	u8			rto_n;
 	u16			rto_ack_seq;
-	u32			rto_psn;
+	u32			rto_fired_us;
+	struct mrc_rto_pkt	rto_pkt[MRC_RTO_JUDGE];
 	struct mrc_ack_rx	rack;
 	struct mrc_ack_report	ack_lost[MRC_ACK_LOST_Q];
 	struct hrtimer		timer;
