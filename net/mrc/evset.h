@@ -740,6 +740,14 @@ static inline void mrc_evset_recycle(struct mrc_evset *set, u16 e, u16 port)
 	ev->ce_level = 0;
 	ev->clean = 0;
 	ev->srtt_us = 0;
+	/* its counters are the new port's (the path's), from zero */
+	ev->sent = 0;
+	ev->acked = 0;
+	ev->lost = 0;
+	ev->ce = 0;
+	ev->probes = 0;
+	ev->acks = 0;
+	ev->acks_lost = 0;
 	set->changes++;
 	mrc_evset_fill_all(set);
 }

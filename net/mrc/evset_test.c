@@ -608,6 +608,15 @@ static void mrc_evset_recycle_bad_spare(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS + 1));
 	KUNIT_EXPECT_TRUE(test, mrc_evset_revive(set, NPOS + 1));
 
+	/* what the old port saw */
+	sp->sent = 9;
+	sp->acked = 5;
+	sp->lost = 4;
+	sp->ce = 2;
+	sp->acks = 7;
+	sp->acks_lost = 1;
+	KUNIT_EXPECT_EQ(test, sp->probes, (u32)MRC_EV_RECYCLE_MISSES);
+
 	changes = set->changes;
 	mrc_evset_recycle(set, NPOS, 2000);
 	KUNIT_EXPECT_EQ(test, set->changes, changes + 1);
@@ -615,6 +624,9 @@ static void mrc_evset_recycle_bad_spare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sp->state, MRC_EV_GOOD);
 	KUNIT_EXPECT_EQ(test, sp->misses, 0);
 	KUNIT_EXPECT_EQ(test, sp->srtt_us, 0U);
+	/* the new port's counters start from zero */
+	KUNIT_EXPECT_EQ(test, sp->sent + sp->acked + sp->lost + sp->ce, 0ULL);
+	KUNIT_EXPECT_EQ(test, sp->probes + sp->acks + sp->acks_lost, 0U);
 	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, 2000), NPOS);
 	KUNIT_EXPECT_EQ(test, mrc_evset_find(set, PORT0 + NPOS), MRC_EV_NONE);
 	KUNIT_EXPECT_FALSE(test, mrc_evset_recyclable(set, NPOS));
