@@ -589,6 +589,7 @@ tail_loss() {
 	spine_at=()
 	s1=$(stats "$MRC_FH1")
 	fail_on blackhole
+	echo "# [${SECONDS}s] $name: start"
 	mrc_transfer_start "$MRC_FH1" "$MRC_FH2" "$(addr "$fam")" \
 		-n 12 -m 22K -M 22K -i 400000 -H 4000
 	if ! wait_cids "$fam"; then
@@ -604,24 +605,27 @@ tail_loss() {
 		done
 		if evmap1; then
 			for p in "${ev_port[@]}"; do
-				lost=$(awk '{ for (i = 1; i < NF; i++)
-					if ($i == "lost") print $(i + 1) }' \
-					<<<"${ev_info[$p]}")
 				[ "${ev_spine[$p]}" = "$SPINE" ] || continue
-				[ "${lost:-0}" -gt 0 ] || continue
+				lost=0
+				[[ ${ev_info[$p]} =~ \ lost\ ([0-9]+) ]] &&
+					lost=${BASH_REMATCH[1]}
+				[ "$lost" -gt 0 ] || continue
 				n=$((n + 1))
 				[ "${ev_state[$p]}" = bad ] && continue
 				wrong=$((wrong + 1))
 				echo "# $name: port $p (spine ${ev_spine[$p]}) lost packets and is ${ev_state[$p]}: ${ev_info[$p]}"
 			done
 		fi
-		echo "# $name: sender EVs $(ev_summary); $n of spine $SPINE lost packets"
+		echo "# [${SECONDS}s] $name: sender EVs $(ev_summary); $n of spine $SPINE lost packets"
 		mrc_check "$name: EVs of spine $SPINE lost packets" test "$n" -gt 0
 		mrc_check "$name: every EV of spine $SPINE that lost a packet went BAD" \
 			test "$wrong" = 0
 	fi
+	# the client need not hold the connection any longer
+	mrc_transfer_stop
 	mrc_transfer_wait "$name: every message once and intact"
 	restore blackhole
+	echo "# [${SECONDS}s] $name: done"
 	stat_deltas "$s1" "$(stats "$MRC_FH1")"
 	echo "# $name: rto ${D[rto]:-0} lost_rto ${D[lost_rto]:-0} ev_bad_rto ${D[ev_bad_rto]:-0} lost_time ${D[lost_time]:-0} ev_bad_loss ${D[ev_bad_loss]:-0}"
 	mrc_check "$name: the RTO swept up lost packets (lost_rto)" \
