@@ -327,11 +327,13 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  *            that carries it is acknowledged
  * @ack_lost_n: entries in @ack_lost
  * @rto_n: entries in @rto_pkt, 0 when no RTO waits for its verdict
- * @rto_ack_seq: the peer's newest ACK sequence number at the last RTO
- * @rto_fired_us: when it fired (mrc_ns_to_us32())
- * @rto_pkt: the first transmissions the last RTO swept up that the last
- *           ACK showed missing, whose EVs it made suspect: the next ACK
- *           tells whether they or their ACKs were lost (mrc_rto_judge())
+ * @rto_ack_seq: the peer's newest ACK sequence number at the first RTO
+ *               of those waiting
+ * @rto_fired_us: when the latest of them fired (mrc_ns_to_us32())
+ * @rto_pkt: the first transmissions those RTOs (with no ACK between)
+ *           swept up that the last ACK showed missing, whose EVs they
+ *           made suspect: the next ACK tells whether they or their ACKs
+ *           were lost (mrc_rto_judge())
  * @timer: retransmission, probe and connection timeouts
  * @deferred: MRC_DEFERRED_* work for release_sock (atomic bits)
  * @in_timer_cb: the timer's callback is running mrc_timer_handle()
