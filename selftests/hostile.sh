@@ -10,6 +10,9 @@
 # last, reports of lost ACKs, before they were read from duplicates and
 # repeated.  The status records of one-sided operations (wire version 5)
 # are checked against a peer by hand too, and READs (wire version 7).
+# The last part is bad luck rather than malice: with no TIME_WAIT, the
+# RST that answers a FIN whose ACK was lost must end the connection in
+# order.
 
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
@@ -422,6 +425,49 @@ mrc_expect_eq "read_served: none" 0 \
 	"$(stat_delta "$MRC_H2" read_served "${rd0[read_served]}")"
 mrc_expect_eq "out_status counts its record" 1 \
 	"$(stat_delta "$MRC_H2" out_status "${rd0[out_status]}")"
+
+# 9. No TIME_WAIT: a peer by hand completes first and forgets the
+# connection, its ACK of our FIN lost.  The listener's application shuts
+# its side down; the peer takes that FIN without acknowledging it, sends
+# its own (acknowledged), then answers our FIN's retransmission with an
+# RST naming it, as for a packet of no connection.  Both directions were
+# complete: the application, reading only now, must see the end of the
+# messages (it saw ECONNRESET before), counted in rst_after_fin, not
+# conn_aborted.
+raf0=$(mrc_stat "$MRC_H2" rst_after_fin)
+abt0=$(mrc_stat "$MRC_H2" conn_aborted)
+ip netns exec "$MRC_H2" python3 -c '
+import errno, os, socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(("0.0.0.0", 7700))
+s.listen(1)
+print("listening", flush=True)
+c, _ = s.accept()
+c.shutdown(socket.SHUT_WR)
+end = time.monotonic() + 60
+while not os.path.exists(sys.argv[1]) and time.monotonic() < end:
+    time.sleep(0.05)
+try:
+    print("eof" if c.recv(100) == b"" else "data", flush=True)
+except OSError as e:
+    print(errno.errorcode.get(e.errno, str(e.errno)), flush=True)' \
+	"$tmp/fin.read" >"$tmp/fin.out" 2>&1 &
+fpid=$!
+mrc_pids+=("$fpid")
+mrc_wait_listening "$tmp/fin.out"
+peer_run "$MRC_H1" fin-rst --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
+	--port 7700
+out=$peer_said
+touch "$tmp/fin.read"
+wait "$fpid" 2>/dev/null
+mrc_expect_eq "the FIN came again and drew the peer's RST" "acked=1 rst=1" \
+	"${out#fin=* }"
+mrc_expect_eq "an RST after both FINs: the reader sees the end ($out)" \
+	"listening eof" "$(tr '\n' ' ' <"$tmp/fin.out" | sed 's/ $//')"
+mrc_expect_eq "rst_after_fin counts it" 1 \
+	"$(stat_delta "$MRC_H2" rst_after_fin "$raf0")"
+mrc_expect_eq "conn_aborted does not" 0 \
+	"$(stat_delta "$MRC_H2" conn_aborted "$abt0")"
 
 peer_stop
 rm -rf "$tmp"

@@ -13,6 +13,7 @@
     mrc_peer.py syns --src A --dst B --port P --count N --first-id I
     mrc_peer.py status --src A --dst B --port P
     mrc_peer.py read --src A --dst B --port P
+    mrc_peer.py fin-rst --src A --dst B --port P
     mrc_peer.py now
     mrc_peer.py serve
 
@@ -82,6 +83,15 @@ then a message.  The listener must take and ignore both pieces
 (drop_bad_resp), place nothing, and answer the READ with a failure
 record.  Prints "acked=N records=OP:STATUS,..." as status does.
 
+fin-rst: the side of a connection that completes first and frees it
+at once (there is no TIME_WAIT), when its ACK of the other side's FIN is
+lost.  The listener's application sends nothing and shuts its side down:
+its FIN comes, and is not acknowledged; then our FIN, which the listener
+must acknowledge; then, as for a packet of no connection, the FIN's
+retransmission is answered with an RST naming its PSN.  Prints "fin=PSN
+acked=1 rst=1" (PSN relative to the listener's first; acked=0 if our
+FIN was never acknowledged, rst=0 if the FIN did not come again).
+
 now: prints the monotonic clock (the kernel's ktime) in microseconds.
 
 serve: reads commands from stdin, one a line, with the words they would
@@ -106,7 +116,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # the packet layouts, shared with the raw-socket injector
 from mrc_inject import (ACK, CONFIRM, DATA, F_RDMA, F_REPORT,  # noqa: E402
                         F_STATUS, HDR_LEN, PROBE, RST, SYNACK, U32, ack,
-                        F_READ, F_RESP, data, probe, rdma, status, syn)
+                        F_FIN, F_READ, F_RESP, data, probe, rdma, status,
+                        syn)
 
 ENCAP_PORT = 4797
 
@@ -409,6 +420,38 @@ def status_records(args):
     return send_and_collect(args, pkts, 2)
 
 
+def fin_rst(args):
+    s, cid, my_cid, peer_isn, confirm = connect(args)
+    isn = struct.unpack_from('!I', confirm, 12)[0]
+    dst = (args.dst, ENCAP_PORT)
+
+    def next_fin(timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            pkt = wait_for(s, args.dst, (DATA,), end - time.monotonic())
+            if pkt and struct.unpack_from('!H', pkt, 2)[0] & F_FIN:
+                return struct.unpack_from('!I', pkt, 12)[0]
+        return None
+
+    fin = next_fin(10.0)
+    if fin is None:
+        sys.exit('mrc_peer: no FIN from the listener\'s application')
+    acked = 0
+    for _ in range(5):
+        s.sendto(data(cid, my_cid, isn, 0, 0, 0, flags=F_FIN), dst)
+        pkt = wait_for(s, args.dst, (ACK,), 2.0)
+        if pkt and (struct.unpack_from('!I', pkt, 12)[0] - isn) & U32 == 1:
+            acked = 1
+            break
+    rst = 0
+    if acked and next_fin(15.0) == fin:
+        s.sendto(probe(cid, my_cid, typ=RST, psn=fin), dst)
+        rst = 1
+    print('fin=%d acked=%d rst=%d' % ((fin - peer_isn) & U32, acked, rst),
+          flush=True)
+    return 0
+
+
 def now(_args):
     print(int(time.monotonic() * 1e6), flush=True)
     return 0
@@ -463,7 +506,9 @@ def run(argv):
     st.add_argument('--port', type=int, required=True)
     rr = sub.add_parser('read')
     rr.add_argument('--port', type=int, required=True)
-    for p in (h, r, f, a, w, rd, ra, sy, st, rr):
+    fr = sub.add_parser('fin-rst')
+    fr.add_argument('--port', type=int, required=True)
+    for p in (h, r, f, a, w, rd, ra, sy, st, rr, fr):
         p.add_argument('--src', required=True)
         p.add_argument('--dst', required=True)
     sub.add_parser('now')
@@ -474,6 +519,7 @@ def run(argv):
             'window': window, 'report-dup': report_dup,
             'report-again': report_again, 'syns': syns, 'now': now,
             'status': status_records, 'read': read_ops,
+            'fin-rst': fin_rst,
             'serve': serve}[args.cmd](args)
 
 

@@ -1095,6 +1095,16 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
 	mrc_timer_arm(sk);
 }
 
+/* Our FIN has left and is all the peer has not acknowledged. */
+static bool mrc_only_fin_unacked(struct sock *sk)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	return msk->fin_queued && skb_queue_empty(&sk->sk_write_queue) &&
+	       skb_queue_empty(&msk->rsp_queue) &&
+	       msk->snd_nxt - msk->snd_una == 1;
+}
+
 /**
  * mrc_rcv_rst() - the peer aborted the connection, or refused it
  * @sk: the connection, locked
@@ -1103,7 +1113,8 @@ void mrc_rcv_synack(struct sock *sk, struct sk_buff *skb)
  * An RST counts only if it names a PSN of our send window, which only
  * the peer knows (RFC 5961's check for TCP); another one is answered
  * with a probe, to which a peer that really lost the connection answers
- * with an RST that does.
+ * with an RST that does.  One that comes when only our FIN waits for
+ * its ACK, the peer's FIN taken, ends the connection in order.
  */
 void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb)
 {
@@ -1129,6 +1140,17 @@ void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb)
 		mrc_nl_conn_event(sk, MRC_CONN_EVENT_FAILED, err);
 		msk->failed = true;
 		mrc_sock_error(sk, err);
+		mrc_conn_done(sk);
+		return;
+	}
+	/* The peer took our FIN's retransmission for a packet of no
+	 * connection: it had freed ours when our ACK of its FIN came, and
+	 * its ACK of our FIN was lost (there is no TIME_WAIT).  With its
+	 * FIN taken and everything before ours acknowledged, both
+	 * directions were complete: the connection ends in order.
+	 */
+	if (msk->fin_rcvd && mrc_only_fin_unacked(sk)) {
+		MRC_INC_STATS(mn, MRC_MIB_RST_AFTER_FIN);
 		mrc_conn_done(sk);
 		return;
 	}

@@ -529,6 +529,9 @@ enum mrc_stats_attr {
 					 * packets on one EV
 					 */
 	MRC_A_STATS_OUT_GSO_PKTS,	/* data packets sent in them */
+	MRC_A_STATS_RST_AFTER_FIN,	/* RSTs that ended a connection in order:
+					 * both FINs taken but our FIN's ACK
+					 */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
