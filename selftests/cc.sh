@@ -307,12 +307,14 @@ marking_spine() {
 # leaf 1 hashes onto each spine, into evs_on[1..N] (emptied if it cannot
 # tell): the shares the spines other than 1 should carry in proportion
 # to.  The hash is not even: 128 EVs over 4 spines are 32 each give or
-# take 5 (one standard deviation).
+# take 5 (one standard deviation).  The connection's id goes into ev_cid.
 evs_on=()
+ev_cid=
 ev_spines() {
 	local cid p s ports
 	evs_on=()
-	cid=$(mrc_conn_cid "$MRC_FH1")
+	cid=$(mrc_conn_cid "$MRC_FH1" "$RCV_ADDR")
+	ev_cid=$cid
 	[ -n "$cid" ] || return 0
 	mapfile -t ports < <(mrc -n "$MRC_FH1" -j path show cid "$cid" |
 		jq -r '.[] | select(.active) | .port')
@@ -329,16 +331,16 @@ ev_spines() {
 # MRC_EV_CE_LEVEL_MAX (5), and the
 # dump and the tool show them.
 ce_levels() {
-	local cid top
+	local top
 	ev_spines
-	cid=$(mrc_conn_cid "$MRC_FH1")
-	top=$(mrc -n "$MRC_FH1" -j path show cid "$cid" |
+	top=$(mrc -n "$MRC_FH1" -j path show cid "${ev_cid:-0}" |
 	      jq '[.[].ce_level] | max // -1')
 	if [ "$top" -ge 2 ] && [ "$top" -le 5 ]; then
 		mrc_ok "marking spine: path show reports CE levels"
 	else
 		mrc_fail "marking spine: path show reports CE levels" \
-			"highest ce_level ${top:-none}"
+			"highest ce_level ${top:-none} of connection '$ev_cid'; connections: $(mrc -n "$MRC_FH1" -j conn show |
+				jq -c 'map([.local_cid, .state, .daddr, .dport])')"
 	fi
 }
 
