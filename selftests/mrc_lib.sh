@@ -39,6 +39,16 @@ mrc_nap() {
 	read -rt "$1" -u "$mrc_nap_fd" _ || :
 }
 
+# mrc_timed CMD...: run CMD, then say how long it took ("# CMD: N s");
+# returns CMD's status.
+mrc_timed() {
+	local t=$SECONDS rc
+	"$@"
+	rc=$?
+	echo "# $*: $((SECONDS - t)) s"
+	return "$rc"
+}
+
 # mrc_file_line FILE PATTERN: the first line of FILE that matches
 # PATTERN (a bash pattern for the whole line); fails if none does.
 mrc_file_line() {

@@ -30,6 +30,8 @@
 # Which spine an EV takes is asked of the leaf (mrc_fabric_spines_of),
 # never assumed.
 
+# the cases at the end run through mrc_timed, which shellcheck cannot follow
+# shellcheck disable=SC2317
 # shellcheck source=selftests/mrc_lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/mrc_lib.sh"
 mrc_require_build
@@ -786,9 +788,9 @@ all_dead() {
 # ---------------------------------------------------------------------
 
 # a. spread, and a single flow for comparison
-spread 4
-spread 6
-spread 4 single
+mrc_timed spread 4
+mrc_timed spread 6
+mrc_timed spread 4 single
 
 # b. IPv6 on the flow label: hash policy 0 on the leaves (addresses and
 # flow label only).  IPv4 under the same policy has nothing left that
@@ -832,22 +834,22 @@ if [ -n "${MRC_MULTIPATH_ONLY:-}" ]; then
 	$MRC_MULTIPATH_ONLY
 	mrc_done
 fi
-failure 4 far
-failure 6 far write
-big_ops 4
-failure 4 near
-failure 6 blackhole
-tail_loss 4
-failure 4 flap
-failure 4 tc
-failure 4 gray
-failure 6 gray
+mrc_timed failure 4 far
+mrc_timed failure 6 far write
+mrc_timed big_ops 4
+mrc_timed failure 4 near
+mrc_timed failure 6 blackhole
+mrc_timed tail_loss 4
+mrc_timed failure 4 flap
+mrc_timed failure 4 tc
+mrc_timed failure 4 gray
+mrc_timed failure 6 gray
 # both sides send: each message comes back (mrc_msg -R)
-failure 4 gray rr
+mrc_timed failure 4 gray rr
 # the adaptive policy through a failure that kills both directions
-reps_failure 4 gray
+mrc_timed reps_failure 4 gray
 
 # e. every path dead
-all_dead 4
+mrc_timed all_dead 4
 
 mrc_done
