@@ -312,9 +312,10 @@ mrc_pair() {
 	ip -n "$MRC_H2" link set eth0 up
 }
 
-# mrc_link_stat NS DEV rx|tx: the packets DEV in NS received or sent.
+# mrc_link_stat NS DEV rx|tx [FIELD]: the packets DEV in NS received or
+# sent, or another of its counters in that direction (dropped, errors).
 mrc_link_stat() {
-	local j re="\"$3\":\\{\"bytes\":[0-9]+,\"packets\":([0-9]+)"
+	local j re="\"$3\":\\{[^}]*\"${4:-packets}\":([0-9]+)"
 
 	j=$(ip -n "$1" -s -j link show dev "$2")
 	[[ $j =~ $re ]] && echo "${BASH_REMATCH[1]}"
