@@ -89,6 +89,26 @@ peer_stop() {
 	done
 }
 
+# app_listen PORT OUT CODE [ARG...]: in the background, an application
+# in h2 that listens on PORT, says "listening", accepts one connection
+# (c) and runs the python CODE on it (ARGs in sys.argv[1:]); its output
+# in OUT, its pid in app_pid.  Returns once it listens.
+app_listen() {
+	local port=$1 out=$2 code=$3
+	shift 3
+	ip netns exec "$MRC_H2" python3 -c "
+import errno, os, socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
+s.bind(('0.0.0.0', $port))
+s.listen(1)
+print('listening', flush=True)
+c, _ = s.accept()
+$code" "$@" >"$out" 2>&1 &
+	app_pid=$!
+	mrc_pids+=("$app_pid")
+	mrc_wait_listening "$out"
+}
+
 # answer FD [TIMEOUT]: the lines mrc_conns answers on FD up to its "end",
 # on one line ("ready" left out)
 answer() {
@@ -316,18 +336,9 @@ wait "$BIG_P_PID" 2>/dev/null
 # part 4 left at 100000), closes the window with ACK sequence
 # 10, then sends sequence 9 of the same data with a window of 1 MiB: no
 # new data may follow it, while sequence 11 with that window opens it.
-ip netns exec "$MRC_H2" python3 -c '
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
-s.bind(("0.0.0.0", 7500))
-s.listen(1)
-print("listening", flush=True)
-c, _ = s.accept()
-c.send(b"w" * 90000)
-time.sleep(30)' >"$tmp/win.out" 2>&1 &
-wpid=$!
-mrc_pids+=("$wpid")
-mrc_wait_listening "$tmp/win.out"
+app_listen 7500 "$tmp/win.out" 'c.send(b"w" * 90000)
+time.sleep(30)'
+wpid=$app_pid
 peer_run "$MRC_H1" window --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
 	--port 7500
 out=$peer_said
@@ -357,18 +368,9 @@ mrc_nap 0.5
 mrc_expect_eq "a report in a duplicate DATA packet is read ($out)" 1 \
 	"$(stat_delta "$MRC_H2" ev_bad_ack "$bad0")"
 
-ip netns exec "$MRC_H2" python3 -c '
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
-s.bind(("0.0.0.0", 7600))
-s.listen(1)
-print("listening", flush=True)
-c, _ = s.accept()
-c.send(b"r" * 90000)
-time.sleep(40)' >"$tmp/rep.out" 2>&1 &
-rpid=$!
-mrc_pids+=("$rpid")
-mrc_wait_listening "$tmp/rep.out"
+app_listen 7600 "$tmp/rep.out" 'c.send(b"r" * 90000)
+time.sleep(40)'
+rpid=$app_pid
 peer_run "$MRC_H1" report-again --src "$MRC_H1_ADDR4" \
 	--dst "$MRC_H2_ADDR4" --port 7600
 out=$peer_said
@@ -436,14 +438,7 @@ mrc_expect_eq "out_status counts its record" 1 \
 # conn_aborted.
 raf0=$(mrc_stat "$MRC_H2" rst_after_fin)
 abt0=$(mrc_stat "$MRC_H2" conn_aborted)
-ip netns exec "$MRC_H2" python3 -c '
-import errno, os, socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
-s.bind(("0.0.0.0", 7700))
-s.listen(1)
-print("listening", flush=True)
-c, _ = s.accept()
-c.shutdown(socket.SHUT_WR)
+app_listen 7700 "$tmp/fin.out" 'c.shutdown(socket.SHUT_WR)
 end = time.monotonic() + 60
 while not os.path.exists(sys.argv[1]) and time.monotonic() < end:
     time.sleep(0.05)
@@ -451,10 +446,8 @@ try:
     print("eof" if c.recv(100) == b"" else "data", flush=True)
 except OSError as e:
     print(errno.errorcode.get(e.errno, str(e.errno)), flush=True)' \
-	"$tmp/fin.read" >"$tmp/fin.out" 2>&1 &
-fpid=$!
-mrc_pids+=("$fpid")
-mrc_wait_listening "$tmp/fin.out"
+	"$tmp/fin.read"
+fpid=$app_pid
 peer_run "$MRC_H1" fin-rst --src "$MRC_H1_ADDR4" --dst "$MRC_H2_ADDR4" \
 	--port 7700
 out=$peer_said
