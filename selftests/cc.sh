@@ -87,10 +87,19 @@ plain_link() {
 }
 
 # red_stats NS DEV: "marked drops backlog" of DEV's red qdisc.
+# Nothing if it has none.  No jq (the sampler reads it ten times a second).
 red_stats() {
-	tc -n "$1" -s -j qdisc show dev "$2" |
-		jq -r '.[] | select(.kind == "red") |
-		       "\(.marked // 0) \(.drops // 0) \(.backlog // 0)"'
+	local j m=0 d=0 b=0
+
+	j=$(tc -n "$1" -s -j qdisc show dev "$2") || return 1
+	[[ $j == *'"kind":"red"'* ]] || return 1
+	# its object: from its kind to the next qdisc's
+	j=${j#*\"kind\":\"red\"}
+	j=${j%%\"kind\":*}
+	mrc_json_get m marked "$j"
+	mrc_json_get d drops "$j"
+	mrc_json_get b backlog "$j"
+	echo "$m $d $b"
 }
 
 # sampler NS DEV FILE [CNS]: until killed, about every 100 ms a line
@@ -102,13 +111,15 @@ sampler() {
 	(
 		t0=${EPOCHREALTIME/./}
 		while :; do
-			b=$(red_stats "$ns" "$dev" | cut -d ' ' -f 3)
+			b=0
+			read -r _ _ b < <(red_stats "$ns" "$dev")
 			w=0
 			[ -z "$cns" ] ||
-				w=$(mrc -n "$cns" -j conn show 2>/dev/null |
-				    jq '[.[].cwnd] | max // 0')
+				mrc_json_max w cwnd \
+					"$(mrc -n "$cns" -j conn show 2>/dev/null)" 0
 			t=$((${EPOCHREALTIME/./} - t0))
-			echo "$((t / 1000000)).$(printf %06d $((t % 1000000))) ${b:-0} ${w:-0}"
+			printf '%d.%06d %s %s\n' $((t / 1000000)) \
+				$((t % 1000000)) "${b:-0}" "${w:-0}"
 			mrc_nap 0.1
 		done >"$out"
 	) &
@@ -204,8 +215,10 @@ stats() { mrc -n "$1" -j stats show; }
 
 # delta BEFORE AFTER NAME: how much counter NAME grew.
 delta() {
-	jq -rn --argjson a "$1" --argjson b "$2" --arg k "$3" \
-		'($b[$k] // 0) - ($a[$k] // 0)'
+	local a=0 b=0
+	mrc_json_get a "$3" "$1"
+	mrc_json_get b "$3" "$2"
+	echo $((b - a))
 }
 
 # ---------------------------------------------------------------------
@@ -311,13 +324,16 @@ marking_spine() {
 evs_on=()
 ev_cid=
 ev_spines() {
-	local cid p s ports
+	local cid p s a ports
 	evs_on=()
 	cid=$(mrc_conn_cid "$MRC_FH1" "$RCV_ADDR")
 	ev_cid=$cid
 	[ -n "$cid" ] || return 0
-	mapfile -t ports < <(mrc -n "$MRC_FH1" -j path show cid "$cid" |
-		jq -r '.[] | select(.active) | .port')
+	# plain "path show" lines: port P state S active yes|no ...
+	ports=()
+	while read -r _ p _ _ _ a _; do
+		[ "$a" = yes ] && ports+=("$p")
+	done < <(mrc -n "$MRC_FH1" path show cid "$cid")
 	[ ${#ports[@]} -gt 0 ] || return 0
 	while read -r p s; do
 		[ "$s" -gt 0 ] || { evs_on=(); return 0; }
@@ -333,8 +349,8 @@ ev_spines() {
 ce_levels() {
 	local top
 	ev_spines
-	top=$(mrc -n "$MRC_FH1" -j path show cid "${ev_cid:-0}" |
-	      jq '[.[].ce_level] | max // -1')
+	mrc_json_max top ce_level \
+		"$(mrc -n "$MRC_FH1" -j path show cid "${ev_cid:-0}")" -1
 	if [ "$top" -ge 2 ] && [ "$top" -le 5 ]; then
 		mrc_ok "marking spine: path show reports CE levels"
 	else

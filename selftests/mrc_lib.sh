@@ -210,18 +210,59 @@ mrc_json() {
 	jq -er --arg k "$1" '.[$k] // error("no \($k)")'
 }
 
-# mrc_flat_json KEY JSON: one number or string of a flat JSON object, as
-# "mrc -j stats show" and "mrc -j config show" print (no nesting, no
-# quote inside a string); fails if KEY is absent.  No jq: starting one
-# costs a third of a second in the emulated VM, and the tests read
-# counters thousands of times.
-mrc_flat_json() {
-	local re="[{,]\"$1\":(\"[^\"]*\"|[-0-9.]+|true|false|null)"
+# mrc_json_get VAR KEY JSON: set VAR to the value of KEY in JSON, as the
+# tool prints it with -j (compact; a number, true, false, null, or a
+# string with no quote inside), at KEY's first occurrence after "{" or
+# ","; fails, leaving VAR alone, if there is none.  No jq and no fork:
+# starting a process costs 50-300 ms in the emulated VM (jq the most),
+# and the tests read counters thousands of times.
+mrc_json_get() {
+	local _mjg_re="[{,]\"$2\":(\"[^\"]*\"|[-0-9.]+|true|false|null)" _mjg_v
 
-	if [[ $2 =~ $re ]]; then
-		re=${BASH_REMATCH[1]}
-		re=${re#\"}
-		echo "${re%\"}"
+	[[ $3 =~ $_mjg_re ]] || return 1
+	_mjg_v=${BASH_REMATCH[1]}
+	_mjg_v=${_mjg_v#\"}
+	printf -v "$1" %s "${_mjg_v%\"}"
+}
+
+# mrc_json_max VAR KEY JSON DEFAULT: set VAR to the largest number KEY has
+# in JSON (every object of a list), or to DEFAULT if it has none.
+mrc_json_max() {
+	local _mjm_re="[{,]\"$2\":(-?[0-9]+)(.*)" _mjm_j=$3 _mjm_max=$4 _mjm_any=0
+
+	while [[ $_mjm_j =~ $_mjm_re ]]; do
+		_mjm_j=${BASH_REMATCH[2]}
+		if [ "$_mjm_any" = 0 ] || [ "${BASH_REMATCH[1]}" -gt "$_mjm_max" ]; then
+			_mjm_max=${BASH_REMATCH[1]}
+		fi
+		_mjm_any=1
+	done
+	printf -v "$1" %s "$_mjm_max"
+}
+
+# mrc_json_numbers ARRAY JSON: ARRAY (an associative array of the caller)
+# gets every KEY -> number of the flat JSON object, as "mrc -j stats
+# show" prints it; other values are left out.
+mrc_json_numbers() {
+	local -n _mjn_out=$1
+	local _mjn_kv _mjn_k _mjn_all _mjn_s=${2#\{}
+
+	IFS=, read -ra _mjn_all <<<"${_mjn_s%\}}"
+	for _mjn_kv in "${_mjn_all[@]}"; do
+		_mjn_k=${_mjn_kv%%:*}
+		_mjn_kv=${_mjn_kv#*:}
+		[[ $_mjn_kv =~ ^-?[0-9]+$ ]] && _mjn_out[${_mjn_k//\"/}]=$_mjn_kv
+	done
+}
+
+# mrc_flat_json KEY JSON: one number or string of a flat JSON object, as
+# "mrc -j stats show" and "mrc -j config show" print (mrc_json_get);
+# fails if KEY is absent.
+mrc_flat_json() {
+	local v
+
+	if mrc_json_get v "$1" "$2"; then
+		echo "$v"
 	else
 		echo "mrc_flat_json: no $1" >&2
 		return 1
@@ -243,7 +284,7 @@ mrc_conn_get() {
 		json=${json#,}
 		[[ $obj =~ $re ]] || continue
 		for k in "$@"; do
-			v=$(mrc_flat_json "$k" "$obj") || return 1
+			mrc_json_get v "$k" "$obj" || return 1
 			vals+=("$v")
 		done
 		echo "${vals[*]}"
@@ -509,14 +550,31 @@ mrc_transfer() {
 # DADDR; an established one, whose peer port is DPORT, first), from
 # "mrc -j conn show"; empty when there is none.
 mrc_conn_cid() {
-	"$MRC_TOOL" -n "$1" -j conn show 2>/dev/null |
-		jq -r --arg d "${2:-}" --arg p "${3:-}" '
-			map(select($d == "" or .daddr == $d) |
-			    .score = (if .state == "established" then 0
-				      else 2 end) +
-				     (if (.dport | tostring) == $p then 0
-				      else 1 end)) |
-			sort_by(.score) | .[0].local_cid // empty' 2>/dev/null
+	local json obj daddr state dport cid score best="" best_score=9
+
+	json=$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null) || return 0
+	json=${json#[}
+	while [[ $json == "{"* ]]; do
+		obj=${json%%\}*}\}
+		json=${json#"$obj"}
+		json=${json#,}
+		daddr=
+		mrc_json_get daddr daddr "$obj"
+		[ -z "${2:-}" ] || [ "$daddr" = "$2" ] || continue
+		mrc_json_get cid local_cid "$obj" || continue
+		state=
+		dport=
+		mrc_json_get state state "$obj"
+		mrc_json_get dport dport "$obj"
+		score=0
+		[ "$state" = established ] || score=2
+		[ "$dport" = "${3:-}" ] || score=$((score + 1))
+		if [ "$score" -lt "$best_score" ]; then
+			best=$cid
+			best_score=$score
+		fi
+	done
+	[ -z "$best" ] || echo "$best"
 }
 
 # ---------------------------------------------------------------------
@@ -801,19 +859,23 @@ route add $(mrc_fabric_addr "$l" "$j" 6)/128 dev l$l-h$j
 
 # mrc_fabric_uplink_tx L I: packets sent by leaf L on its uplink to spine I.
 mrc_fabric_uplink_tx() {
-	ip -n "${MRC_LEAF[$1]}" -j -s link show dev "l$1-s$2" |
-		jq '.[0].stats64.tx.packets'
+	mrc_link_stat "${MRC_LEAF[$1]}" "l$1-s$2" tx
 }
 
 # mrc_fabric_uplinks_tx L [packets|bytes]: the same for every uplink of
-# leaf L, in spine order, on one line; packets, or bytes.
+# leaf L, in spine order, on one line; packets, or bytes.  One "ip" and
+# no jq (the tests sample these counters hundreds of times): each
+# uplink's first "tx" object after its name is its own.
 mrc_fabric_uplinks_tx() {
-	ip -n "${MRC_LEAF[$1]}" -j -s link show |
-		jq -r --arg p "l$1-s" --arg what "${2:-packets}" '
-			map(select(.ifname | startswith($p)) |
-			    {s: (.ifname | ltrimstr($p) | tonumber),
-			     n: .stats64.tx[$what]}) |
-			sort_by(.s) | map(.n | tostring) | join(" ")'
+	local j rest s counts=() re="\"tx\":\\{[^}]*\"${2:-packets}\":([0-9]+)"
+
+	j=$(ip -n "${MRC_LEAF[$1]}" -s -j link show) || return 1
+	for ((s = 1; s <= MRC_FABRIC_SPINES; s++)); do
+		rest=${j#*\"ifname\":\"l"$1"-s"$s"\"}
+		[ "$rest" != "$j" ] && [[ $rest =~ $re ]] || return 1
+		counts+=("${BASH_REMATCH[1]}")
+	done
+	echo "${counts[*]}"
 }
 
 # mrc_fabric_spines_of LEAFNS SRC DST DPORT [SPORT...]: which spine leaf

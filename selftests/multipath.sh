@@ -72,15 +72,25 @@ evmap() {
 	ev_active=()
 	ev_spine=()
 	ev_info=()
-	mapfile -t lines < <(mrc -n "$ns" -j path show cid "$cid" 2>/dev/null |
-		jq -r '.[] | "\(.port) \(.state) \(.active) sent \(.sent) acked \(.acked) lost \(.lost) probes \(.probes) acks \(.acks // 0) acks_lost \(.acks_lost // 0)"' 2>/dev/null)
+	# the plain lines of "path show" (mrc(8)): port P state S active
+	# yes|no sent N acked N lost N ce N probes N srtt Nus ce_level N
+	# acks N acks_lost N; read in place, no jq
+	local sent acked lost probes acks acks_lost
+	mapfile -t lines < <(mrc -n "$ns" path show cid "$cid" 2>/dev/null)
 	[ ${#lines[@]} -gt 0 ] || return 1
 	for line in "${lines[@]}"; do
-		read -r p st ac s <<<"$line"
+		read -r _ p _ st _ ac _ sent _ acked _ lost _ _ _ probes _ _ \
+			_ _ _ acks line <<<"$line"
+		if [ "${line%% *}" != acks_lost ]; then
+			echo "# evmap: not a path show line: $line" >&2
+			return 1
+		fi
+		acks_lost=${line#acks_lost }
+		[ "$ac" = yes ] && ac=true || ac=false
 		ev_port+=("$p")
 		ev_state[$p]=$st
 		ev_active[$p]=$ac
-		ev_info[$p]=$s
+		ev_info[$p]="sent $sent acked $acked lost $lost probes $probes acks $acks acks_lost $acks_lost"
 		[ -n "${spine_at[$leaf $src $p]:-}" ] || new+=("$p")
 	done
 	if [ ${#new[@]} -gt 0 ]; then
@@ -125,13 +135,14 @@ stats() { mrc -n "$1" -j stats show; }
 # stat_deltas BEFORE AFTER: every counter's increase into D[NAME].
 declare -A D
 stat_deltas() {
-	local k v
+	local k
+	local -A before=()
 	D=()
-	while read -r k v; do
-		D[$k]=$v
-	done < <(jq -rn --argjson a "$1" --argjson b "$2" \
-		'$b | to_entries[] | select(.value | type == "number") |
-		 "\(.key) \(.value - ($a[.key] // 0))"')
+	mrc_json_numbers before "$1"
+	mrc_json_numbers D "$2"
+	for k in "${!D[@]}"; do
+		D[$k]=$((D[$k] - ${before[$k]:-0}))
+	done
 }
 
 # ---------------------------------------------------------------------
@@ -299,8 +310,9 @@ bad_watch() {
 
 # bad_count NS CID: the connection's BAD EVs (spares included).
 bad_count() {
-	mrc -n "$1" -j conn show | jq --argjson c "$2" \
-		'map(select(.local_cid == $c)) | .[0].ev_bad // -1'
+	local n=-1
+	mrc_json_get n ev_bad "$(mrc -n "$1" -j conn show cid "$2" 2>/dev/null)"
+	echo "$n"
 }
 
 # wait_no_bad SECS: until neither end has a BAD EV.
@@ -587,7 +599,7 @@ failure() {
 # EV alone went BAD before, so that the others lost the next packet sent
 # on them too.
 tail_loss() {
-	local fam=$1 name="IPv$1 tail losses" s1 p i lost wrong=0 n=0
+	local fam=$1 name="IPv$1 tail losses" s1 p i lost wrong=0 n=0 sent
 	spine_at=()
 	s1=$(stats "$MRC_FH1")
 	fail_on blackhole
@@ -600,9 +612,10 @@ tail_loss() {
 		# the client holds the connection open after its last message:
 		# until the sender has every message acknowledged
 		for ((i = 0; i < 100; i++)); do
-			[ "$(mrc -n "$MRC_FH1" -j conn show | jq --argjson c "$cid1" \
-				'map(select(.local_cid == $c)) | .[0].msgs_sent // 0')" \
-				-ge 12 ] && break
+			sent=0
+			mrc_json_get sent msgs_sent \
+				"$(mrc -n "$MRC_FH1" -j conn show cid "$cid1")"
+			[ "$sent" -ge 12 ] && break
 			mrc_nap 0.2
 		done
 		if evmap1; then
@@ -699,8 +712,8 @@ reps_failure() {
 		mrc_fail "$name: connection and its EVs listed" "cid '$cid1'/'$cid2'"
 	else
 		mrc_expect_eq "$name: the connection uses policy reps" reps \
-			"$(mrc -n "$MRC_FH1" -j conn show | jq -r --argjson c "$cid1" \
-			   'map(select(.local_cid == $c)) | .[0].policy')"
+			"$(mrc_flat_json policy \
+			   "$(mrc -n "$MRC_FH1" -j conn show cid "$cid1")")"
 		mrc_nap 1
 		fail_on "$kind"
 		bad_watch 3 8 "spine == $SPINE" ""
@@ -827,11 +840,14 @@ for l in 1 2; do
 done
 
 # c, d. failures mid-transfer and recovery.  MRC_MULTIPATH_ONLY="failure
-# 6 gray" (or "tail_loss 4", ...) runs that case alone, after the spread
-# checks, to look at one case quickly.
+# 6 gray" (or "tail_loss 4", ...; several separated by commas) runs those
+# cases alone, after the spread checks, to look at them quickly.
 if [ -n "${MRC_MULTIPATH_ONLY:-}" ]; then
-	# shellcheck disable=SC2086
-	$MRC_MULTIPATH_ONLY
+	IFS=, read -ra only <<<"$MRC_MULTIPATH_ONLY"
+	for c in "${only[@]}"; do
+		# shellcheck disable=SC2086 # a case and its arguments
+		mrc_timed $c
+	done
 	mrc_done
 fi
 mrc_timed failure 4 far

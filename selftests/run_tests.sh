@@ -14,12 +14,23 @@ if [ ${#tests[@]} -eq 0 ]; then
 fi
 timeout=$(sed -n 's/^timeout=//p' "$dir/settings")
 
+# processes forked since boot, all of them (each start costs 0.1-0.5 s
+# of CPU in the emulated VM)
+forks() {
+	local k v
+	while read -r k v _; do
+		[ "$k" = processes ] && { echo "$v"; return; }
+	done </proc/stat
+	echo 0
+}
+
 n=0
 fail=0
 for t in "${tests[@]}"; do
 	t=$(basename "$t")
 	echo "# running $t"
 	t0=$SECONDS
+	p0=$(forks)
 	out=$(mktemp)
 	timeout "${timeout:-600}" "$dir/$t" >"$out" 2>&1
 	rc=$?
@@ -40,7 +51,7 @@ for t in "${tests[@]}"; do
 		esac
 	done <"$out"
 	rm -f "$out"
-	echo "# $t took $((SECONDS - t0)) s"
+	echo "# $t took $((SECONDS - t0)) s, $(($(forks) - p0)) processes"
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$fail" -eq 0 ] ||
 	   [ "$checks" -eq 0 ]; then
 		n=$((n + 1)); fail=$((fail + 1))
