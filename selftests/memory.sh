@@ -12,13 +12,20 @@ mrc_require_build
 mrc_module_load || { mrc_fail "module loads"; mrc_done; }
 mrc_pair || { mrc_fail "pair topology"; mrc_done; }
 
-# proto_col NAME COLUMN: a column of /proc/net/protocols for protocol NAME
-# (2: size, 3: sockets, 4: memory in pages, 5: pressure)
+# proto_col NAME COLUMN [VAR]: a column of /proc/net/protocols for
+# protocol NAME (2: size, 3: sockets, 4: memory in pages, 5: pressure);
+# into VAR if given (no subshell: the samplers below call it in loops)
 proto_col() {
 	local f
 
 	while read -ra f; do
-		[ "${f[0]}" = "$1" ] && { echo "${f[$2 - 1]}"; return; }
+		[ "${f[0]}" = "$1" ] || continue
+		if [ -n "${3:-}" ]; then
+			printf -v "$3" %s "${f[$2 - 1]}"
+		else
+			echo "${f[$2 - 1]}"
+		fi
+		return
 	done </proc/net/protocols
 }
 
@@ -75,7 +82,7 @@ alloc0=$(sockets_allocated)
 MRC_TRANSFER_TIMEOUT=150 mrc_transfer_start "$MRC_H1" "$MRC_H2" \
 	"$MRC_H2_ADDR4" -c 32 -n 24 -m 65536 -M 65536 -P 8000
 while mrc_transfer_running; do
-	m=$(proto_col MRC 4)
+	proto_col MRC 4 m
 	[ "${m:-0}" -gt "$max" ] && max=$m
 	m=$(ns_socks "$MRC_H2")
 	[ "$m" -gt "$max_socks" ] && max_socks=$m
@@ -185,7 +192,7 @@ reserve_test() {
 	# loaded machine)
 	last=0
 	for ((_n = 1; _n <= 300; _n++)); do
-		m=$(proto_col MRC 4)
+		proto_col MRC 4 m
 		[ "$m" -ge 1536 ] && [ "$m" -le "$last" ] && break
 		last=$m
 		mrc_nap 0.2
@@ -194,7 +201,7 @@ reserve_test() {
 	base=$(proto_col MRC 4)
 	max=$base
 	for ((_n = 1; _n <= 50; _n++)); do
-		m=$(proto_col MRC 4)
+		proto_col MRC 4 m
 		[ "$m" -gt "$max" ] && max=$m
 		mrc_nap 0.1
 	done
@@ -419,11 +426,23 @@ mrc_expect_eq "net.mrc.max_orphans restored" "$old_orph" \
 # conn_slots NS [all]: "rtx_slots ofo_slots" of the established
 # connection in NS (with all, its msgs_received too)
 conn_slots() {
-	mrc -n "$1" -j conn show 2>/dev/null |
-		jq -r --arg a "${2:-}" 'map(select(.state == "established")) |
-			.[0] | "\(.rtx_slots) \(.ofo_slots)" +
-			(if $a == "" then "" else " \(.msgs_received)" end)' \
-		2>/dev/null
+	local json obj state r=null o=null m=null
+
+	json=$(mrc -n "$1" -j conn show 2>/dev/null) || return 1
+	json=${json#[}
+	while [[ $json == "{"* ]]; do
+		obj=${json%%\}*}\}
+		json=${json#"$obj"}
+		json=${json#,}
+		state=
+		mrc_json_get state state "$obj"
+		[ "$state" = established ] || continue
+		mrc_json_get r rtx_slots "$obj"
+		mrc_json_get o ofo_slots "$obj"
+		mrc_json_get m msgs_received "$obj"
+		break
+	done
+	echo "$r $o${2:+ $m}"
 }
 old_ct=$(mrc_setting "$MRC_H1" conn_timeout_ms)
 old_cc=$(mrc_setting "$MRC_H1" cc)
@@ -441,6 +460,7 @@ if mrc_netem "$MRC_H1" eth0 delay 10ms reorder 10% limit 10000; then
 	ofo_max=0
 	# until the 24 messages are through (the client holds on)
 	while mrc_transfer_running; do
+		r=0 o=0 m=0
 		read -r r _ < <(conn_slots "$MRC_H1")
 		read -r _ o m < <(conn_slots "$MRC_H2" all)
 		[ "${r:-0}" -gt "$rtx_max" ] 2>/dev/null && rtx_max=$r
