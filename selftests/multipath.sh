@@ -110,21 +110,28 @@ evmap2() { evmap "$MRC_FH2" "$cid2" "$MRC_LEAF2" "$(addr "$fam")" "$(saddr "$fam
 
 # ports_where COND: the ports of the last evmap for which COND (an awk
 # expression over port, state, active, spine) holds.
+# One awk and no other process: the EVs go in as a here-string.
 ports_where() {
-	local p
+	local p rows=
+
+	[ ${#ev_port[@]} -gt 0 ] || return 0
 	for p in "${ev_port[@]}"; do
-		echo "$p ${ev_state[$p]} ${ev_active[$p]} ${ev_spine[$p]}"
-	done | awk "{ port = \$1; state = \$2; active = \$3; spine = \$4 }
-		    $1 { print port }" | tr '\n' ' '
+		rows+="$p ${ev_state[$p]} ${ev_active[$p]} ${ev_spine[$p]}"$'\n'
+	done
+	awk "{ port = \$1; state = \$2; active = \$3; spine = \$4 }
+	     $1 { printf \"%s \", port }" <<<"${rows%$'\n'}"
 }
 
 # ev_summary: states per spine of the last evmap, for diagnostics.
 ev_summary() {
-	local p
+	local p rows=
+
+	[ ${#ev_port[@]} -gt 0 ] || return 0
 	for p in "${ev_port[@]}"; do
-		echo "${ev_spine[$p]} ${ev_state[$p]} ${ev_active[$p]}"
-	done | awk '{ n[$1 " " $2 ($3 == "true" ? "" : "(spare)")]++ }
-		    END { for (k in n) printf "s%s=%d ", k, n[k] }'
+		rows+="${ev_spine[$p]} ${ev_state[$p]} ${ev_active[$p]}"$'\n'
+	done
+	awk '{ n[$1 " " $2 ($3 == "true" ? "" : "(spare)")]++ }
+	     END { for (k in n) printf "s%s=%d ", k, n[k] }' <<<"${rows%$'\n'}"
 }
 
 # ---------------------------------------------------------------------
