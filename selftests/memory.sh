@@ -426,14 +426,11 @@ mrc_expect_eq "net.mrc.max_orphans restored" "$old_orph" \
 # conn_slots NS [all]: "rtx_slots ofo_slots" of the established
 # connection in NS (with all, its msgs_received too)
 conn_slots() {
-	local json obj state r=null o=null m=null
+	local objs=() obj state r=null o=null m=null
 
-	json=$(mrc -n "$1" -j conn show 2>/dev/null) || return 1
-	json=${json#[}
-	while [[ $json == "{"* ]]; do
-		obj=${json%%\}*}\}
-		json=${json#"$obj"}
-		json=${json#,}
+	mrc_json_objects objs "$(mrc -n "$1" -j conn show 2>/dev/null)" ||
+		return 1
+	for obj in "${objs[@]}"; do
 		state=
 		mrc_json_get state state "$obj"
 		[ "$state" = established ] || continue

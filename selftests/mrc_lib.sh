@@ -255,6 +255,25 @@ mrc_json_numbers() {
 	done
 }
 
+# mrc_json_objects ARRAY JSON: ARRAY (the caller's) gets the objects of
+# JSON, a list of flat objects as "mrc -j conn show" prints it (no
+# nesting, no brace inside a string), one per element; fails if JSON is
+# not a list.
+mrc_json_objects() {
+	local -n _mjo_out=$1
+	local _mjo_j=$2 _mjo_obj
+
+	_mjo_out=()
+	[[ $_mjo_j == "["* ]] || return 1
+	_mjo_j=${_mjo_j#[}
+	while [[ $_mjo_j == "{"* ]]; do
+		_mjo_obj=${_mjo_j%%\}*}\}
+		_mjo_j=${_mjo_j#"$_mjo_obj"}
+		_mjo_j=${_mjo_j#,}
+		_mjo_out+=("$_mjo_obj")
+	done
+}
+
 # mrc_flat_json KEY JSON: one number or string of a flat JSON object, as
 # "mrc -j stats show" and "mrc -j config show" print (mrc_json_get);
 # fails if KEY is absent.
@@ -273,15 +292,12 @@ mrc_flat_json() {
 # of the first connection in NS whose peer port is DPORT, from the flat
 # objects of "mrc -j conn show"; fails if there is none.
 mrc_conn_get() {
-	local json obj vals=() k v re="[{,]\"dport\":$2[,}]"
+	local objs=() obj vals=() k v re="[{,]\"dport\":$2[,}]"
 
-	json=$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null) || return 1
+	mrc_json_objects objs "$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null)" ||
+		return 1
 	shift 2
-	json=${json#[}
-	while [[ $json == "{"* ]]; do
-		obj=${json%%\}*}\}
-		json=${json#"$obj"}
-		json=${json#,}
+	for obj in "${objs[@]}"; do
 		[[ $obj =~ $re ]] || continue
 		for k in "$@"; do
 			mrc_json_get v "$k" "$obj" || return 1
@@ -550,14 +566,11 @@ mrc_transfer() {
 # DADDR; an established one, whose peer port is DPORT, first), from
 # "mrc -j conn show"; empty when there is none.
 mrc_conn_cid() {
-	local json obj daddr state dport cid score best="" best_score=9
+	local objs=() obj daddr state dport cid score best="" best_score=9
 
-	json=$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null) || return 0
-	json=${json#[}
-	while [[ $json == "{"* ]]; do
-		obj=${json%%\}*}\}
-		json=${json#"$obj"}
-		json=${json#,}
+	mrc_json_objects objs "$("$MRC_TOOL" -n "$1" -j conn show 2>/dev/null)" ||
+		return 0
+	for obj in "${objs[@]}"; do
 		daddr=
 		mrc_json_get daddr daddr "$obj"
 		[ -z "${2:-}" ] || [ "$daddr" = "$2" ] || continue
