@@ -225,21 +225,6 @@ mrc_json_get() {
 	printf -v "$1" %s "${_mjg_v%\"}"
 }
 
-# mrc_json_max VAR KEY JSON DEFAULT: set VAR to the largest number KEY has
-# in JSON (every object of a list), or to DEFAULT if it has none.
-mrc_json_max() {
-	local _mjm_re="[{,]\"$2\":(-?[0-9]+)(.*)" _mjm_j=$3 _mjm_max=$4 _mjm_any=0
-
-	while [[ $_mjm_j =~ $_mjm_re ]]; do
-		_mjm_j=${BASH_REMATCH[2]}
-		if [ "$_mjm_any" = 0 ] || [ "${BASH_REMATCH[1]}" -gt "$_mjm_max" ]; then
-			_mjm_max=${BASH_REMATCH[1]}
-		fi
-		_mjm_any=1
-	done
-	printf -v "$1" %s "$_mjm_max"
-}
-
 # mrc_json_numbers ARRAY JSON: ARRAY (an associative array of the caller)
 # gets every KEY -> number of the flat JSON object, as "mrc -j stats
 # show" prints it; other values are left out.
@@ -272,6 +257,23 @@ mrc_json_objects() {
 		_mjo_j=${_mjo_j#,}
 		_mjo_out+=("$_mjo_obj")
 	done
+}
+
+# mrc_json_max VAR KEY JSON DEFAULT: set VAR to the largest number KEY has
+# in the objects of JSON, a list (mrc_json_objects), or to DEFAULT if it
+# has none.
+mrc_json_max() {
+	local _mjm_objs=() _mjm_o _mjm_v _mjm_max=$4 _mjm_any=0
+
+	mrc_json_objects _mjm_objs "$3"
+	for _mjm_o in "${_mjm_objs[@]}"; do
+		mrc_json_get _mjm_v "$2" "$_mjm_o" || continue
+		if [ "$_mjm_any" = 0 ] || [ "$_mjm_v" -gt "$_mjm_max" ]; then
+			_mjm_max=$_mjm_v
+		fi
+		_mjm_any=1
+	done
+	printf -v "$1" %s "$_mjm_max"
 }
 
 # mrc_flat_json KEY JSON: one number or string of a flat JSON object, as

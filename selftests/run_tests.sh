@@ -14,8 +14,8 @@ if [ ${#tests[@]} -eq 0 ]; then
 fi
 timeout=$(sed -n 's/^timeout=//p' "$dir/settings")
 
-# processes forked since boot, all of them (each start costs 0.1-0.5 s
-# of CPU in the emulated VM)
+# processes forked since boot, all of them (a program's start costs
+# 50-600 ms in the emulated VM; mrc.rst, "What a run costs")
 forks() {
 	local k v
 	while read -r k v _; do
