@@ -104,8 +104,9 @@ red_stats() {
 
 # sampler NS DEV FILE [CNS]: until killed, about every 100 ms a line
 # "SECONDS BACKLOG CWND" into FILE: the time since it started, DEV's red
-# backlog in bytes and the largest window of the connections in CNS (0
-# without).  Its pid is in $sampler_pid.
+# backlog in bytes and the largest window of the established connections
+# in CNS (0 without; an earlier part's connection that is still closing
+# is not the one measured).  Its pid is in $sampler_pid.
 sampler() {
 	local ns=$1 dev=$2 out=$3 cns=${4:-}
 	(
@@ -115,8 +116,8 @@ sampler() {
 			read -r _ _ b < <(red_stats "$ns" "$dev")
 			w=0
 			[ -z "$cns" ] ||
-				mrc_json_max w cwnd \
-					"$(mrc -n "$cns" -j conn show 2>/dev/null)" 0
+				established_cwnd w \
+					"$(mrc -n "$cns" -j conn show 2>/dev/null)"
 			t=$((${EPOCHREALTIME/./} - t0))
 			printf '%d.%06d %s %s\n' $((t / 1000000)) \
 				$((t % 1000000)) "${b:-0}" "${w:-0}"
@@ -125,6 +126,21 @@ sampler() {
 	) &
 	sampler_pid=$!
 	mrc_pids+=("$sampler_pid")
+}
+
+# established_cwnd VAR JSON: VAR gets the largest window of the
+# established connections of JSON ("mrc -j conn show"), 0 if none.
+established_cwnd() {
+	local -n _ec_w=$1
+	local objs=() o st c
+
+	_ec_w=0
+	mrc_json_objects objs "$2"
+	for o in "${objs[@]}"; do
+		mrc_json_get st state "$o" && [ "$st" = established ] &&
+			mrc_json_get c cwnd "$o" && [ "$c" -gt "$_ec_w" ] &&
+			_ec_w=$c
+	done
 }
 
 # peak FILE FROM: the largest backlog sampled from second FROM on.
@@ -589,20 +605,26 @@ part_2() {
 		# the bound is for the queue once the window has settled, the
 		# half the window is judged on
 		peak=$(peak "$tmp/samples" $((SECS / 2)))
-		# the window's floor is its second lowest sample (about one
-		# every 1.2 s): one sample right after a loss's cut (dctcp at 3
-		# once, among 17-22, in one run of twenty) is a reaction, not a
-		# window that swings
-		read -r min max low < <(awk -v t=$((SECS / 2)) '
+		# the window's floor is its second lowest sample and its
+		# ceiling its second highest (about one sample every 0.5 s):
+		# one sample right after a loss's cut (dctcp at 3 once, among
+		# 17-22, in one run of twenty) is a reaction, not a window that
+		# swings, and so is one of a short rise (nscc at 27 once, among
+		# 2s, with the queue never above 3 KB, in one run of about
+		# twenty)
+		read -r min max low high < <(awk -v t=$((SECS / 2)) '
 			$1 >= t && $3 > 0 { if (!lo || $3 < lo) lo = $3
 					    if ($3 > hi) hi = $3
 					    cnt[$3]++; n++ }
-			END { for (v = lo; n && v <= hi; v++) {
-				      c += cnt[v]
-				      if (c >= (n > 2 ? 2 : 1)) break
-			      }
-			      print lo + 0, hi + 0, n ? v : 0 }' "$tmp/samples")
-		echo "# $cc: ${mbps} Mbit/s of $BN_MBIT; queue peak ${peak:-?} B (threshold $MARK_MIN); window ${min}-${max} in the second half (floor $low); marked $((m1 - m)) dropped $((drops1 - drops)); ce received $(delta "$r0" "$r1" in_ce) retrans $(delta "$st0" "$st1" retrans)"
+			END { k = n > 2 ? 2 : 1
+			      for (v = lo; n && v <= hi; v++)
+				      if ((c += cnt[v]) >= k) break
+			      c = 0
+			      for (u = hi; n && u >= lo; u--)
+				      if ((c += cnt[u]) >= k) break
+			      print lo + 0, hi + 0, n ? v : 0, n ? u : 0 }' \
+			"$tmp/samples")
+		echo "# $cc: ${mbps} Mbit/s of $BN_MBIT; queue peak ${peak:-?} B (threshold $MARK_MIN); window ${min}-${max} in the second half (floor $low, ceiling $high); marked $((m1 - m)) dropped $((drops1 - drops)); ce received $(delta "$r0" "$r1" in_ce) retrans $(delta "$st0" "$st1" retrans)"
 		if ge "$mbps" "$(echo "$BN_MBIT" | awk '{ print $1 * 0.8 }')"; then
 			mrc_ok "bottleneck $cc: goodput at least 80 % of the link"
 		else
@@ -619,11 +641,11 @@ part_2() {
 			mrc_fail "bottleneck $cc: queue stays within 2.5x the marking threshold" \
 				"peak ${peak:-none} B"
 		fi
-		if [ "$low" -gt 0 ] && [ "$max" -le $((low * 4)) ]; then
+		if [ "$low" -gt 0 ] && [ "$high" -le $((low * 4)) ]; then
 			mrc_ok "bottleneck $cc: the window settles (within 4x)"
 		else
 			mrc_fail "bottleneck $cc: the window settles (within 4x)" \
-				"floor $low, max $max (min $min)"
+				"floor $low, ceiling $high (min $min, max $max); seconds, backlog, window: $(awk -v t=$((SECS / 2)) '$1 >= t { printf "%s%s", s, $0; s = "; " }' "$tmp/samples")"
 		fi
 		if [ "$cc" = dctcp ]; then
 			if [ $((m1 - m)) -gt 0 ]; then
