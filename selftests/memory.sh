@@ -29,13 +29,52 @@ proto_col() {
 	done </proc/net/protocols
 }
 
-# ns_socks NS: MRC and MRCv6 sockets in use in namespace NS (the sockets
-# column is per namespace, the memory the whole protocol's)
-# shellcheck disable=SC2016 # an awk program
+# ns_socks NS [VAR]: MRC and MRCv6 sockets in use in namespace NS (the
+# sockets column is per namespace, the memory the whole protocol's), or
+# "none" if it cannot be read; into VAR if given.  Read from the
+# /proc/PID/net of a process that sits in NS for the whole test
+# (ns_anchor): no process is started per sample (nsenter and awk took a
+# sixth of a second each in the emulated VM).
+declare -A ns_anchor
 ns_socks() {
-	nsenter --net="/run/netns/$1" awk '$1 ~ /^MRC(v6)?$/ { n += $3 }
-		END { print n + 0 }' /proc/net/protocols
+	local f n=0 pid=${ns_anchor[$1]:-none}
+
+	if [ -r "/proc/$pid/net/protocols" ]; then
+		while read -ra f; do
+			[[ ${f[0]} =~ ^MRC(v6)?$ ]] && n=$((n + f[2]))
+		done <"/proc/$pid/net/protocols"
+	else
+		n=none
+	fi
+	if [ -n "${2:-}" ]; then
+		printf -v "$2" %s "$n"
+	else
+		echo "$n"
+	fi
 }
+
+# ns_anchor_start NS: a process that sits in NS until the test ends, for
+# ns_socks.
+ns_anchor_start() {
+	local i pid
+
+	ip netns exec "$1" sleep 100000 &
+	pid=$!
+	mrc_pids+=("$pid")
+	ns_anchor[$1]=$pid
+	for ((i = 0; i < 100; i++)); do
+		[ "$(readlink "/proc/$pid/ns/net")" != \
+		  "$(readlink /proc/self/ns/net)" ] && return 0
+		mrc_nap 0.05
+	done
+	return 1
+}
+
+if ! ns_anchor_start "$MRC_H1" || ! ns_anchor_start "$MRC_H2"; then
+	mrc_fail "a process in each namespace (ns_anchor_start)"
+	mrc_done
+fi
+socks1=none socks2=none m2=none
 
 # sockets_allocated: what memory pressure weighs, every namespace's mrc
 # sockets (a test build shows it; empty otherwise)
@@ -76,15 +115,15 @@ limit=$((2048 + 256 * $(nproc) + 32 * 4))
 # what is there when the rest cannot come in (rcv_mem_short).
 max=0
 max_socks=0
-socks1=$(ns_socks "$MRC_H1")
-socks2=$(ns_socks "$MRC_H2")
+ns_socks "$MRC_H1" socks1
+ns_socks "$MRC_H2" socks2
 alloc0=$(sockets_allocated)
 MRC_TRANSFER_TIMEOUT=150 mrc_transfer_start "$MRC_H1" "$MRC_H2" \
 	"$MRC_H2_ADDR4" -c 32 -n 24 -m 65536 -M 65536 -P 8000
 while mrc_transfer_running; do
 	proto_col MRC 4 m
 	[ "${m:-0}" -gt "$max" ] && max=$m
-	m=$(ns_socks "$MRC_H2")
+	ns_socks "$MRC_H2" m
 	[ "$m" -gt "$max_socks" ] && max_socks=$m
 	mrc_nap 0.2
 done
@@ -113,8 +152,9 @@ fi
 # the sockets go, and the memory comes back (what remains is at most
 # the per-CPU batches)
 for ((_n = 1; _n <= 300; _n++)); do
-	[ "$(ns_socks "$MRC_H1") $(ns_socks "$MRC_H2")" = "$socks1 $socks2" ] &&
-		break
+	ns_socks "$MRC_H1" m
+	ns_socks "$MRC_H2" m2
+	[ "$m $m2" = "$socks1 $socks2" ] && break
 	mrc_nap 0.2
 done
 mrc_expect_eq "no MRC socket is left in either namespace" \
@@ -320,7 +360,7 @@ old_ct=$(mrc_setting "$MRC_H1" conn_timeout_ms)
 mrc_check "the connection timeout can be set" \
 	mrc -n "$MRC_H1" config set conn_timeout_ms 3000
 orph0=$(mrc_stat "$MRC_H1" orphan_aborted)
-socks1=$(ns_socks "$MRC_H1")
+ns_socks "$MRC_H1" socks1
 ip netns exec "$MRC_H2" python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, 254)
@@ -351,7 +391,8 @@ waited=$((SECONDS - t0))
 mrc_expect_eq "an orphan that makes no progress is reset" 1 \
 	"$(($(mrc_stat "$MRC_H1" orphan_aborted) - orph0))"
 for ((_n = 1; _n <= 50; _n++)); do
-	[ "$(ns_socks "$MRC_H1")" = "$socks1" ] && break
+	ns_socks "$MRC_H1" m
+	[ "$m" = "$socks1" ] && break
 	mrc_nap 0.1
 done
 mrc_expect_eq "the orphan's socket is gone" "$socks1" "$(ns_socks "$MRC_H1")"
