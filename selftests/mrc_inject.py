@@ -30,13 +30,13 @@ import socket
 import struct
 import sys
 
-VERSION = 7
+VERSION = 8
 DATA, ACK, SYN, SYNACK, RST, PROBE, CONFIRM = range(1, 8)
 F_FIN, F_CE, F_REFUSED, F_PROBE, F_DROP, F_RDMA = (0x0001, 0x0002, 0x0004,
                                                    0x0008, 0x0010, 0x0020)
 F_STATUS, F_REPORT, F_IMM = 0x0040, 0x0080, 0x0100
 F_READ, F_RESP = 0x0200, 0x0400
-HDR_LEN = {DATA: 40, ACK: 48, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
+HDR_LEN = {DATA: 40, ACK: 52, SYN: 40, SYNACK: 40, RST: 24, PROBE: 24,
            CONFIRM: 40}
 RDMA_HDR_LEN = 40 + 24	# DATA, then struct mrc_rdma_ext
 ECN_CE = 3
@@ -87,11 +87,12 @@ def status(dst, src, psn, op_id, result=0, flags=F_STATUS, reserved=0,
 
 
 def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
-        echo=0, ver=VERSION, prev_ev=0, words=None, echoes=()):
+        echo=0, ver=VERSION, prev_ev=0, words=None, echoes=(), wait=0):
     """An ACK; sack is the bitmap of cum + 1 onwards (any width: the
     words beyond the first two follow the header), echoes a list of
-    (psn, tsval, ev, flags) extra echoes; words, if given, overrides the
-    count of extra SACK words on the wire."""
+    (psn, tsval, ev, flags[, wait_us]) extra echoes; words, if given,
+    overrides the count of extra SACK words on the wire; wait is the
+    first echo's wait_us."""
     extra = []
     rest = sack >> 64
     while rest:
@@ -99,13 +100,15 @@ def ack(dst, src, cum, rwnd=1 << 16, flags=0, seq=0, sack=0,
         rest >>= 32
     nwords = len(extra) if words is None else words
     return (common(ACK, flags, dst, src, ver) +
-            struct.pack('!IIIIIIHHIHBB', cum & U32, rwnd & U32, sack & U32,
+            struct.pack('!IIIIIIHHIHBBI', cum & U32, rwnd & U32, sack & U32,
                         (sack >> 32) & U32, echo & U32, 0, 49152,
                         seq & 0xffff, 0, prev_ev & 0xffff, nwords & 0xff,
-                        len(echoes) & 0xff) +
+                        len(echoes) & 0xff, wait & U32) +
             b''.join(struct.pack('!I', w) for w in extra) +
-            b''.join(struct.pack('!IIHH', p & U32, t & U32, e & 0xffff,
-                                 f & 0xffff) for p, t, e, f in echoes))
+            b''.join(struct.pack('!IIHHI', x[0] & U32, x[1] & U32,
+                                 x[2] & 0xffff, x[3] & 0xffff,
+                                 (x[4] if len(x) > 4 else 0) & U32)
+                     for x in echoes))
 
 
 def syn(dst, src, src_port, dst_port, udp_port, typ=SYN, flags=0,

@@ -85,12 +85,12 @@ send() {	# send NS PORT BYTES (printf escapes)
 }
 send "$a" 5000 'x'
 hdr='\x00\x00\x12\x34\x56\x78\x00\x00\x00\x01'	# flags, dst and src cid
-# version 9 (bad); wire version 7 (MRC_WIRE_VERSION) with types 0 and 9
+# version 9 (bad); wire version 8 (MRC_WIRE_VERSION) with types 0 and 9
 # (unknown) and 6 (a PROBE, 24 bytes)
 send "$a" 5000 "\x09\x06$hdr"
-send "$a" 5000 "\x07\x00$hdr"
-send "$a" 5000 "\x07\x09$hdr"
-send "$a" 5000 "\x07\x06$hdr\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05"
+send "$a" 5000 "\x08\x00$hdr"
+send "$a" 5000 "\x08\x09$hdr"
+send "$a" 5000 "\x08\x06$hdr\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x05"
 mrc_nap 0.2
 # the RST answering the probe goes to 127.0.0.1 on our own port: it comes
 # back to us as a sixth datagram for an unknown connection, never answered

@@ -165,6 +165,9 @@ void mrc_rtt_sample(struct sock *sk, u32 rtt_us)
 	rcu_read_lock();
 	s = mrc_settings(mrc_sk_pernet(sk));
 	rto = mrc_rtt_update(&r, rtt_us, s->rto_min_us, s->rto_max_us);
+	/* the peer's ACKs may come later than the RTT by its hold */
+	if (rto)
+		rto = min(rto + msk->peer_wait_us, s->rto_max_us);
 	rcu_read_unlock();
 	if (!rto)
 		return;
@@ -251,6 +254,7 @@ struct mrc_echo {
 	u32	tsval;
 	u16	ev;
 	u16	flags;
+	u32	wait_us;
 };
 
 /* A retransmitted packet leaves the ring: remember its last transmission
@@ -506,6 +510,52 @@ static void mrc_peer_dropped(struct sock *sk, struct sk_buff *skb)
 		       MRC_MIB_LOST_DROP);
 }
 
+/* The time from echo @e's transmission to its ACK (at @now), less the
+ * time the peer held the ACK back, into *@rtt_us; false when the wait is
+ * as long as all of it (a broken or forged echo).
+ */
+static bool mrc_echo_rtt(const struct mrc_echo *e, u64 now, u32 *rtt_us)
+{
+	u32 rtt = mrc_ns_to_us32(now) - e->tsval;
+
+	if (e->wait_us && e->wait_us >= rtt)
+		return false;
+	*rtt_us = rtt - e->wait_us;
+	return true;
+}
+
+/* When echo @e's ACK would have come (it came at @now) had the peer not
+ * held it back.
+ */
+static u64 mrc_echo_unheld(const struct mrc_echo *e, u64 now)
+{
+	u32 rtt;
+
+	if (!e->wait_us || !mrc_echo_rtt(e, now, &rtt))
+		return now;
+	return now - (u64)e->wait_us * NSEC_PER_USEC;
+}
+
+/* The RTT sample of echo @e of a packet sent on EV slot @evi, without
+ * the time the peer held its ACK back: into *@rtt_us, and the
+ * estimators.  The longest wait the peer reported is added to the RTO
+ * (as QUIC adds its max_ack_delay), since its ACKs come that much later
+ * than the RTT says.  An echo whose wait is not shorter than its RTT
+ * gives no sample.
+ */
+static void mrc_rcv_echo_rtt(struct sock *sk, const struct mrc_echo *e,
+			     u16 evi, u32 *rtt_us, u64 now)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+
+	if (!mrc_echo_rtt(e, now, rtt_us))
+		return;
+	if (e->wait_us > msk->peer_wait_us)
+		msk->peer_wait_us = e->wait_us;
+	mrc_rtt_sample(sk, *rtt_us);
+	mrc_ev_delay(sk, evi, *rtt_us, e->flags & MRC_F_CE);
+}
+
 /* What one echo says before the cumulative part is applied: an RTT
  * sample when it names a packet's last transmission (returned in
  * *@rtt_us), a spurious retransmission when it names an earlier one, a
@@ -533,10 +583,7 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			return;
 		if (!(mrc_cb(rskb)->flags & MRC_CB_SACKED) &&
 		    sent_us == e->tsval) {
-			*rtt_us = mrc_ns_to_us32(now) - e->tsval;
-			mrc_rtt_sample(sk, *rtt_us);
-			mrc_ev_delay(sk, mrc_cb(rskb)->evi, *rtt_us,
-				     e->flags & MRC_F_CE);
+			mrc_rcv_echo_rtt(sk, e, mrc_cb(rskb)->evi, rtt_us, now);
 		} else if (mrc_cb(rskb)->tx_count > 1 &&
 			   mrc_late_echo(msk, e, mrc_cb(rskb)->prev_evi) &&
 			   (s32)(e->tsval - sent_us) < 0) {
@@ -546,7 +593,8 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 			 */
 			mrc_late_arrived(sk, e->psn, mrc_cb(rskb)->prev_evi,
 					 mrc_cb(rskb)->flags & MRC_CB_RESCUE,
-					 sent_us, e->tsval, now);
+					 sent_us, e->tsval,
+					 mrc_echo_unheld(e, now));
 			mrc_cb(rskb)->prev_evi = MRC_EV_NONE;	/* once */
 		}
 	} else if (mrc_psn_before(e->psn, msk->snd_una) &&
@@ -559,7 +607,8 @@ static void mrc_rcv_echo(struct sock *sk, const struct mrc_echo *e,
 		if (l->psn == e->psn && mrc_late_echo(msk, e, l->evi) &&
 		    (s32)(e->tsval - l->tsval) < 0) {
 			mrc_late_arrived(sk, e->psn, l->evi, l->rescue,
-					 l->tsval, e->tsval, now);
+					 l->tsval, e->tsval,
+					 mrc_echo_unheld(e, now));
 			l->evi = MRC_EV_NONE;
 		}
 	}
@@ -598,6 +647,7 @@ static void mrc_ack_echo_get(const struct mrc_ack_hdr *a, unsigned int i,
 	e->ev = ntohs(x->ev);
 	e->flags = (ntohs(x->flags) & MRC_ECHO_F_CE ? MRC_F_CE : 0) |
 		   (ntohs(x->flags) & MRC_ECHO_F_DROP ? MRC_F_DROP : 0);
+	e->wait_us = ntohl(x->wait_us);
 }
 
 /* One of the peer's ACKs is lost: tell the peer in our next DATA. */
@@ -713,6 +763,7 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		.tsval = ntohl(a->echo_tsval),
 		.ev = ntohs(a->echo_ev),
 		.flags = ntohs(a->common.flags),
+		.wait_us = ntohl(a->echo_wait_us),
 	};
 	u32 acked = 0, rtt_us = 0, psn, word, i;
 	u32 held = msk->in_flight + msk->lost_cnt;
@@ -748,9 +799,9 @@ void mrc_rcv_ack(struct sock *sk, struct sk_buff *skb)
 		msk->peer_rwnd = ntohl(a->rwnd);
 	}
 
-	/* RTT from the echoed timestamps, which name one transmission each;
-	 * the window's sample is the last, the packet that sent the ACK (the
-	 * further echoes were held back for it, their samples include that)
+	/* RTT from the echoed timestamps, which name one transmission each,
+	 * less the time the peer held each echo's ACK back; the window's
+	 * sample is the last, the packet that sent the ACK
 	 */
 	for (i = 0; i < a->nr_echo; i++) {
 		mrc_ack_echo_get(a, i, &more);
@@ -997,7 +1048,7 @@ static void mrc_rings_shrink(struct sock *sk)
 }
 
 /* Send the ACK held back for data packets taken: the newest of them is
- * its echo, the others its further echoes.
+ * its echo, the others its further echoes, each with how long it waited.
  */
 static void mrc_ack_flush(struct sock *sk)
 {
@@ -1007,7 +1058,8 @@ static void mrc_ack_flush(struct sock *sk)
 	if (!msk->ack_pend_n)
 		return;
 	e = msk->ack_pend[--msk->ack_pend_n];
-	mrc_send_ack_echo(sk, ntohl(e.psn), ntohl(e.tsval), ntohs(e.ev), 0);
+	mrc_send_ack_waited(sk, ntohl(e.psn), ntohl(e.tsval), ntohs(e.ev), 0,
+			    mrc_now_us32() - ntohl(e.wait_us));
 }
 
 /**

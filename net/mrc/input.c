@@ -671,8 +671,9 @@ static struct sk_buff *mrc_imm_alloc(struct sock *sk,
  * order in the middle of a stream is held back instead, to go as one of
  * the echoes of the next ACK (each keeps its own PSN, timestamp and EV,
  * so the sender's per-EV RTT and loss rules see every packet), until
- * @ack_coalesce packets wait or the oldest has waited @ack_delay_us: the
- * sender's RTT samples include at most that wait.  Only packets that come
+ * @ack_coalesce packets wait or the oldest has waited @ack_delay_us; each
+ * echo says how long its packet waited (wait_us), which the sender takes
+ * out of its RTT sample and adds to its RTO.  Only packets that come
  * less than @ack_delay_us apart wait: in a slower stream every one is
  * acknowledged at once, as before.
  */
@@ -703,6 +704,8 @@ static void mrc_rcv_ack_data(struct sock *sk, u32 psn, u32 tsval, u16 ev,
 	e->tsval = htonl(tsval);
 	e->ev = htons(ev);
 	e->flags = 0;
+	/* when it came, until the ACK says how long it waited */
+	e->wait_us = htonl(mrc_ns_to_us32(now));
 	if (msk->ack_pend_n == 1) {
 		msk->ack_due_ns = now + delay;
 		mrc_timer_arm_by(sk, msk->ack_due_ns);

@@ -608,7 +608,8 @@ static int mrc_xmit_run(struct sock *sk, struct sk_buff *const *run,
 
 static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
 			 const u32 *sack, unsigned int words, u32 echo_psn,
-			 u32 echo_tsval, u16 echo_ev, u16 flags, u16 port)
+			 u32 echo_tsval, u16 echo_ev, u16 flags, u32 wait_us,
+			 u16 port)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 	__be32 *w = (__be32 *)(a + 1);
@@ -630,6 +631,7 @@ static void mrc_fill_ack(struct sock *sk, struct mrc_ack_hdr *a,
 	msk->ack_prev_port = port;
 	a->sack_words = words - MRC_SACK_BITS_MIN / 32;
 	a->nr_echo = 0;
+	a->echo_wait_us = htonl(wait_us);
 	for (i = MRC_SACK_BITS_MIN / 32; i < words; i++)
 		*w++ = htonl(sack[i]);
 }
@@ -644,21 +646,26 @@ static u16 mrc_ctl_evi(struct sock *sk)
 static_assert(MRC_ACK_ECHOES + 1 == MRC_ACK_COALESCE_LIMIT);
 
 /**
- * mrc_send_ack_echo() - acknowledge a received packet, and those held back
+ * mrc_send_ack_waited() - acknowledge a received packet, and those held back
  * @sk: the connection, locked
- * @echo_psn: PSN of the packet that triggered the ACK
+ * @echo_psn: PSN of the packet the ACK echoes first
  * @echo_tsval: its transmit time
  * @echo_ev: its entropy value
  * @flags: MRC_F_CE if it arrived CE-marked, MRC_F_PROBE if it was a probe,
  *         MRC_F_DROP if we dropped it (memory, receive buffer)
+ * @wait_us: how long its ACK was held back (0: it goes as the packet came)
+ *
+ * The packets held back (@ack_pend) go as the further echoes, each with
+ * the time it waited since it came.
  */
-void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
-		       u16 echo_ev, u16 flags)
+void mrc_send_ack_waited(struct sock *sk, u32 echo_psn, u32 echo_tsval,
+			 u16 echo_ev, u16 flags, u32 wait_us)
 {
 	struct mrc_net *mn = mrc_sk_pernet(sk);
 	struct mrc_sock *msk = mrc_sk(sk);
-	unsigned int words, len, n = msk->ack_pend_n;
-	u32 sack[MRC_SACK_WORDS];
+	unsigned int words, len, i, n = msk->ack_pend_n;
+	u32 sack[MRC_SACK_WORDS], now_us;
+	struct mrc_ack_echo *x;
 	struct mrc_ack_hdr *a;
 	struct sk_buff *skb;
 	struct mrc_ev *ev;
@@ -681,11 +688,18 @@ void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
 	ev->acks++;
 	a = skb_push(skb, len);
 	mrc_fill_ack(sk, a, sack, words, echo_psn, echo_tsval, echo_ev, flags,
-		     ev->port);
-	/* the packets held back go as its further echoes */
+		     wait_us, ev->port);
+	/* the packets held back go as its further echoes, their arrival
+	 * times made into how long they waited
+	 */
 	if (n) {
-		memcpy((__be32 *)(a + 1) + a->sack_words, msk->ack_pend,
-		       n * sizeof(msk->ack_pend[0]));
+		x = (void *)((__be32 *)(a + 1) + a->sack_words);
+		now_us = mrc_now_us32();
+		for (i = 0; i < n; i++) {
+			x[i] = msk->ack_pend[i];
+			x[i].wait_us = htonl(now_us -
+					     ntohl(msk->ack_pend[i].wait_us));
+		}
 		a->nr_echo = n;
 		msk->ack_pend_n = 0;
 	}

@@ -292,6 +292,8 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @srtt_us: smoothed RTT, 0 before the first sample
  * @rttvar_us: RTT variation
  * @rto_us: current retransmission timeout, backed off
+ * @peer_wait_us: the longest the peer said it held one of its ACKs back
+ *                (an echo's wait_us); added to the RTO
  * @rack_sent_ns: latest send time of a packet acknowledged so far
  * @reo_mult: spurious retransmissions seen lately: the time rule's
  *            reordering allowance grows with it (mrc_loss_reo_wait_ns())
@@ -497,6 +499,7 @@ struct mrc_sock {
 	u32			srtt_us;
 	u32			rttvar_us;
 	u32			rto_us;
+	u32			peer_wait_us;
 	u64			rack_sent_ns;
 	u8			reo_mult;
 	u64			reo_ns;
@@ -914,8 +917,16 @@ void mrc_rcv_rst(struct sock *sk, struct sk_buff *skb);
 int mrc_route_mss(struct sock *sk);
 void mrc_routes_release(struct mrc_sock *msk);
 int mrc_xmit_data(struct sock *sk, struct sk_buff *skb);
-void mrc_send_ack_echo(struct sock *sk, u32 echo_psn, u32 echo_tsval,
-		       u16 echo_ev, u16 flags);
+void mrc_send_ack_waited(struct sock *sk, u32 echo_psn, u32 echo_tsval,
+			 u16 echo_ev, u16 flags, u32 wait_us);
+
+/* Acknowledge a packet as it arrives (and those held back). */
+static inline void mrc_send_ack_echo(struct sock *sk, u32 echo_psn,
+				     u32 echo_tsval, u16 echo_ev, u16 flags)
+{
+	mrc_send_ack_waited(sk, echo_psn, echo_tsval, echo_ev, flags, 0);
+}
+
 int mrc_send_syn(struct sock *sk, u8 type);
 void mrc_send_probe(struct sock *sk);
 void mrc_send_rst(struct sock *sk);

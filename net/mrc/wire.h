@@ -8,7 +8,7 @@
 #include <linux/types.h>
 #include <linux/build_bug.h>
 
-#define MRC_WIRE_VERSION	7
+#define MRC_WIRE_VERSION	8
 
 /* Packet types, in the common header's type field. */
 enum mrc_pkt_type {
@@ -202,6 +202,9 @@ struct mrc_op_status {
  *              each for the next 32 PSNs after @sack_lo's, bit 0 first
  * @nr_echo: struct mrc_ack_echo entries after them (0 to MRC_ACK_ECHOES):
  *           packets received since the previous ACK besides @echo_psn
+ * @echo_wait_us: microseconds the receiver held @echo_psn's ACK back (0
+ *                when the ACK went as the packet arrived): the sender
+ *                takes it out of the packet's RTT sample
  */
 struct mrc_ack_hdr {
 	struct mrc_hdr	common;
@@ -217,6 +220,7 @@ struct mrc_ack_hdr {
 	__be16	prev_ev;
 	__u8	sack_words;
 	__u8	nr_echo;
+	__be32	echo_wait_us;
 };
 
 /**
@@ -225,12 +229,15 @@ struct mrc_ack_hdr {
  * @tsval: its @tsval
  * @ev: its @ev
  * @flags: MRC_ECHO_F_*
+ * @wait_us: microseconds the receiver held its ACK back (as
+ *           struct mrc_ack_hdr's @echo_wait_us)
  */
 struct mrc_ack_echo {
 	__be32	psn;
 	__be32	tsval;
 	__be16	ev;
 	__be16	flags;
+	__be32	wait_us;
 };
 
 /* SACK words an ACK may carry after its own two: 256 PSNs in all. */
@@ -345,8 +352,8 @@ static inline void mrc_wire_build_bug(void)
 	BUILD_BUG_ON(sizeof(struct mrc_rdma_ext) != 24);
 	BUILD_BUG_ON(sizeof(struct mrc_op_status) != 8);
 	BUILD_BUG_ON(sizeof(struct mrc_imm_ext) != 8);
-	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 48);
-	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 12);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_hdr) != 52);
+	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != 16);
 	BUILD_BUG_ON(sizeof(struct mrc_syn_hdr) != 40);
 	BUILD_BUG_ON(sizeof(struct mrc_probe_hdr) != 24);
 }

@@ -35,9 +35,9 @@
 /* Header sizes and field offsets, from the wire layout in mrc.rst. */
 #define REF_COMMON_LEN	12
 #define REF_DATA_LEN	40
-#define REF_ACK_LEN	48
+#define REF_ACK_LEN	52
 #define REF_ACK_WORD	4	/* an extra SACK word */
-#define REF_ACK_ECHO	12	/* an extra echo */
+#define REF_ACK_ECHO	16	/* an extra echo */
 #define REF_ACK_MAX_LEN	(REF_ACK_LEN + 6 * REF_ACK_WORD + 16 * REF_ACK_ECHO)
 #define REF_RDMA_LEN	(REF_DATA_LEN + 24)	/* DATA with its RDMA extension */
 #define REF_STATUS_LEN	(REF_DATA_LEN + 8)	/* DATA with a status record */
@@ -64,7 +64,9 @@
 #define REF_OFF_STATUS_STATUS	44	/* status, 3 reserved bytes */
 #define REF_OFF_ACK_SACK_WORDS	46
 #define REF_OFF_ACK_NR_ECHO	47
+#define REF_OFF_ACK_ECHO_WAIT	48	/* any value: the sender judges it */
 #define REF_OFF_ECHO_FLAGS	10	/* in an echo */
+#define REF_OFF_ECHO_WAIT	12	/* in an echo; any value */
 #define REF_OFF_SYN_SRC_PORT	16
 #define REF_OFF_SYN_DST_PORT	18
 #define REF_OFF_SYN_UDP_PORT	20
@@ -163,7 +165,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 
 	if (len < REF_COMMON_LEN)
 		return BIT_V(MRC_HDR_SHORT);
-	if (p[REF_OFF_VERSION] != 7)
+	if (p[REF_OFF_VERSION] != 8)
 		return BIT_V(MRC_HDR_BAD_VERSION);
 	type = p[REF_OFF_TYPE];
 	is_syn = type == 3;
@@ -324,7 +326,7 @@ static u32 ref_reasons(const u8 *p, size_t len, u32 max_msg)
 static void ref_layout(void)
 {
 	mrc_wire_build_bug();
-	BUILD_BUG_ON(MRC_WIRE_VERSION != 7);
+	BUILD_BUG_ON(MRC_WIRE_VERSION != 8);
 	BUILD_BUG_ON(__MRC_PKT_MAX != 8);
 	BUILD_BUG_ON(__MRC_HDR_MAX > 32);
 	BUILD_BUG_ON(MRC_F_FIN != 0x0001 || MRC_F_CE != 0x0002 ||
@@ -361,6 +363,10 @@ static void ref_layout(void)
 		     REF_OFF_ACK_NR_ECHO);
 	BUILD_BUG_ON(offsetof(struct mrc_ack_echo, flags) !=
 		     REF_OFF_ECHO_FLAGS);
+	BUILD_BUG_ON(offsetof(struct mrc_ack_hdr, echo_wait_us) !=
+		     REF_OFF_ACK_ECHO_WAIT);
+	BUILD_BUG_ON(offsetof(struct mrc_ack_echo, wait_us) !=
+		     REF_OFF_ECHO_WAIT);
 	BUILD_BUG_ON(sizeof(struct mrc_ack_echo) != REF_ACK_ECHO);
 	BUILD_BUG_ON(MRC_ACK_MAX_LEN != REF_ACK_MAX_LEN);
 	BUILD_BUG_ON(offsetof(struct mrc_hdr, flags) != REF_OFF_FLAGS);
