@@ -372,6 +372,13 @@ static void mrc_hdr_checks_v3_fields(struct kunit *test)
 	/* an echo's flags: CE and DROP only */
 	len = mrc_ack_build(buf, 1, 2);
 	e = (struct mrc_ack_echo *)(buf + sizeof(struct mrc_ack_hdr) + 4);
+	/* version 8: any wait passes here (the sender judges it against
+	 * the time since the transmission left)
+	 */
+	((struct mrc_ack_hdr *)buf)->echo_wait_us = cpu_to_be32(U32_MAX);
+	e[0].wait_us = cpu_to_be32(U32_MAX);
+	e[1].wait_us = cpu_to_be32(1);
+	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
 	e[1].flags = cpu_to_be16(MRC_ECHO_F_DROP);
 	KUNIT_EXPECT_EQ(test, mrc_hdr_check(buf, len, MAX_MSG), MRC_HDR_OK);
 	e[1].flags = cpu_to_be16(0x0004);
