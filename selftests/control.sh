@@ -142,24 +142,6 @@ known_keys='{port, rto_min_us, rto_max_us, conn_timeout_ms, max_msg_size,
 	ev_count, ev_port_min, ev_port_max, ev_spares, ev_policy,
 	probe_interval_ms}'
 
-# json_values ARRAY JSON: ARRAY (an associative array of the caller) gets
-# every KEY -> value of the flat JSON object, as "mrc -j config show"
-# prints it: numbers as they are, strings without their quotes (none of
-# its strings holds a comma).  No jq: a jq run costs a third of a second
-# or more in the emulated VM.
-json_values() {
-	local -n _jv_out=$1
-	local _jv_kv _jv_k _jv_all _jv_s=${2#\{}
-
-	IFS=, read -ra _jv_all <<<"${_jv_s%\}}"
-	for _jv_kv in "${_jv_all[@]}"; do
-		_jv_k=${_jv_kv%%:*}
-		_jv_kv=${_jv_kv#*:}
-		_jv_kv=${_jv_kv#\"}
-		_jv_out[${_jv_k//\"/}]=${_jv_kv%\"}
-	done
-}
-
 # json_pair JSON KEY1 KEY2: "VALUE1 VALUE2" of the flat object JSON
 # (mrc_json_get), "none" for a key it lacks.
 json_pair() {
@@ -183,7 +165,7 @@ config_known() {
 	local -A v=()
 	local i out=()
 
-	json_values v "$(config_json "$1")"
+	mrc_json_values v "$(config_json "$1")"
 	for ((i = 0; i < ${#defaults[@]}; i += 2)); do
 		out+=("${defaults[i]}" "${v[${defaults[i]}]-none}")
 	done
@@ -208,7 +190,7 @@ config_round() {
 	while read -r key val; do
 		plain[$key]=$val
 	done < <(mrc -n "$ns" config show)
-	json_values json "$(config_json "$ns")"
+	mrc_json_values json "$(config_json "$ns")"
 	while [ $# -ge 2 ]; do
 		key=$1
 		val=$2

@@ -225,19 +225,32 @@ mrc_json_get() {
 	printf -v "$1" %s "${_mjg_v%\"}"
 }
 
-# mrc_json_numbers ARRAY JSON: ARRAY (an associative array of the caller)
-# gets every KEY -> number of the flat JSON object, as "mrc -j stats
-# show" prints it; other values are left out.
-mrc_json_numbers() {
-	local -n _mjn_out=$1
-	local _mjn_kv _mjn_k _mjn_all _mjn_s=${2#\{}
+# mrc_json_values ARRAY JSON [numbers]: ARRAY (an associative array of the
+# caller) gets every KEY -> value of the flat JSON object, as "mrc -j
+# stats show" and "mrc -j config show" print it: numbers as they are,
+# strings without their quotes (none of the tool's strings holds a comma
+# or a quote); with "numbers", integers only, other values left out.
+mrc_json_values() {
+	local -n _mjv_out=$1
+	local _mjv_kv _mjv_k _mjv_all _mjv_s=${2#\{}
 
-	IFS=, read -ra _mjn_all <<<"${_mjn_s%\}}"
-	for _mjn_kv in "${_mjn_all[@]}"; do
-		_mjn_k=${_mjn_kv%%:*}
-		_mjn_kv=${_mjn_kv#*:}
-		[[ $_mjn_kv =~ ^-?[0-9]+$ ]] && _mjn_out[${_mjn_k//\"/}]=$_mjn_kv
+	IFS=, read -ra _mjv_all <<<"${_mjv_s%\}}"
+	for _mjv_kv in "${_mjv_all[@]}"; do
+		_mjv_k=${_mjv_kv%%:*}
+		_mjv_kv=${_mjv_kv#*:}
+		if [ -n "${3:-}" ]; then
+			[[ $_mjv_kv =~ ^-?[0-9]+$ ]] || continue
+		else
+			_mjv_kv=${_mjv_kv#\"}
+			_mjv_kv=${_mjv_kv%\"}
+		fi
+		_mjv_out[${_mjv_k//\"/}]=$_mjv_kv
 	done
+}
+
+# mrc_json_numbers ARRAY JSON: mrc_json_values, integers only.
+mrc_json_numbers() {
+	mrc_json_values "$1" "$2" numbers
 }
 
 # mrc_json_objects ARRAY JSON: ARRAY (the caller's) gets the objects of
