@@ -223,7 +223,10 @@ void mrc_mark_lost(struct sock *sk, struct sk_buff *skb,
  * EV's packets (a filter on its port) drops every one: an EV on which
  * MRC_EV_XMIT_DROPS first transmissions in a row were dropped, none
  * leaving between (mrc_xmit_data() counts), goes BAD as if the path had
- * lost them, and its probes find out when the rule goes.
+ * lost them, and its probes find out when the rule goes.  A drop counts
+ * only when some datagram left since the EV's last one: a full queue
+ * refuses the runs of one flowlet one after the other, nothing leaving
+ * between, and those are one drop, not three.
  */
 void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb, bool count)
 {
@@ -238,8 +241,11 @@ void mrc_xmit_dropped(struct sock *sk, struct sk_buff *skb, bool count)
 	 * the same full queue again: only the data rotation's first
 	 * transmissions count
 	 */
-	if (count && cb->tx_count == 1 &&
-	    ++ev->xmit_drops >= MRC_EV_XMIT_DROPS) {
+	if (!count || cb->tx_count != 1 ||
+	    (ev->xmit_drops && ev->drop_mark == msk->xmit_left))
+		return;
+	ev->drop_mark = msk->xmit_left;
+	if (++ev->xmit_drops >= MRC_EV_XMIT_DROPS) {
 		ev->xmit_drops = 0;
 		mrc_ev_fail(sk, cb->evi, MRC_MIB_EV_BAD_LOSS, MRC_MIB_LOST_EV);
 	}

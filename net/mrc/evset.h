@@ -95,7 +95,8 @@
  *            lost ACK on it may name: the ACKs before went out before it
  *            last came back to service, or were reported already
  * @xmit_drops: data transmissions on it in a row that our own stack
- *              dropped (mrc_xmit_dropped())
+ *              dropped with others leaving between (mrc_xmit_dropped())
+ * @drop_mark: the connection's @xmit_left at the last of them
  */
 struct mrc_ev {
 	u16		port;
@@ -108,6 +109,7 @@ struct mrc_ev {
 	u16		serving;
 	u16		ack_from;
 	u8		xmit_drops;
+	u8		drop_mark;
 	u32		srtt_us;
 	u32		acks;
 	u32		acks_lost;

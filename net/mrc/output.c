@@ -497,6 +497,15 @@ static void mrc_xmit_prep(struct sock *sk, struct sk_buff *skb, u16 evi,
 	MRC_INC_STATS(mn, MRC_MIB_OUT_DATA);
 }
 
+/* A data datagram on EV @evi left: the EV's drops are no longer in a row
+ * (mrc_xmit_dropped())
+ */
+static void mrc_xmit_left(struct mrc_sock *msk, u16 evi)
+{
+	msk->evset.evs[evi].xmit_drops = 0;
+	msk->xmit_left++;
+}
+
 /**
  * mrc_xmit_data() - (re)transmit one queued data packet
  * @sk: the connection, locked
@@ -535,7 +544,7 @@ int mrc_xmit_data(struct sock *sk, struct sk_buff *skb)
 		mrc_xmit_dropped(sk, skb, true);
 		return -ENOBUFS;
 	}
-	msk->evset.evs[evi].xmit_drops = 0;	/* one left */
+	mrc_xmit_left(msk, evi);
 	return 0;
 }
 
@@ -602,7 +611,7 @@ static int mrc_xmit_run(struct sock *sk, struct sk_buff *const *run,
 			mrc_xmit_dropped(sk, run[i], !i);
 		return -ENOBUFS;
 	}
-	msk->evset.evs[evi].xmit_drops = 0;
+	mrc_xmit_left(msk, evi);
 	return 0;
 }
 

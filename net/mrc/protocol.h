@@ -347,6 +347,10 @@ static inline struct sk_buff *mrc_cb_skb(struct mrc_skb_cb *cb)
  * @failed: ended by mrc_conn_abort() (its event is sent)
  * @evset: entropy values of this connection and their states
  * @ev_policy: enum mrc_ev_policy
+ * @xmit_left: data datagrams that left (our own stack took them), modulo
+ *             256: tells an EV's drops in a row with others leaving
+ *             between from a queue that is full for everyone
+ *             (mrc_xmit_dropped())
  * @probe_ns: when the next probe of a BAD EV is due, 0 if none is BAD
  * @sweep_ns: when an answered probe last had every BAD EV probed at once
  *            (mrc_ev_sweep())
@@ -544,6 +548,7 @@ struct mrc_sock {
 	struct mrc_evset	evset;
 	struct mrc_routes	routes;
 	u8			ev_policy;
+	u8			xmit_left;
 	u64			probe_ns;
 	u64			sweep_ns;
 
