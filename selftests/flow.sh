@@ -99,7 +99,7 @@ mrc_check "the reader is woken per message, not per packet (at most 3 wakes per 
 
 # ACKs held back (mrc.rst, "Acknowledgments held back"): a stream of
 # 64 KiB messages (46 packets each) over a link without a queue takes
-# about one ACK per ack_coalesce (8 here; off, 1, by default) packets;
+# about one ACK per ack_coalesce (8, the default) packets;
 # with ack_coalesce 1 at the receiver, one per packet.  Counted at the receiver.  Only packets less
 # than ack_delay_us apart wait: the emulated VM's come tens of
 # microseconds apart, often more than the default 50, so the receiver
