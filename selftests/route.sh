@@ -8,8 +8,10 @@
 #  - a route replaced mid-transfer moves the packets to the new link at
 #    once (a route kept past its change would keep them on the old one),
 #    and so does a more specific route added under the one they took;
-#  - a multipath route of h1 hashed on the ports spreads the EVs over
-#    both links (one route per connection would keep them on one);
+#  - while every EV's route leads out one way, a connection keeps one
+#    route (routes_per_ev stays); a multipath route of h1 hashed on the
+#    ports spreads the EVs over both links (one route per connection
+#    would keep them on one) and the connection keeps a route per EV;
 #  - the second link deleted mid-transfer (its routes with it): every
 #    message still arrives, over the link left.
 
@@ -142,7 +144,10 @@ unroute() {
 
 for fam in 4 6; do
 	route "$fam" via0
+	p0=$(mrc_stat "$MRC_H1" routes_per_ev)
 	moves "IPv$fam route replaced" "$fam" route "$fam" via1
+	mrc_expect_eq "IPv$fam route replaced: one route for all EVs (routes_per_ev)" \
+		0 $(($(mrc_stat "$MRC_H1" routes_per_ev) - p0))
 	# A route added under the one every EV's route came from: the EVs'
 	# routes are all stale at once (IPv6: the serial number of their
 	# entry changed), none may stay on the old one when another has
@@ -162,8 +167,11 @@ for fam in 4 6; do
 	a1=$(tx eth1)
 	l0=$(mrc_stat "$MRC_H1" route_lookups)
 	d0=$(mrc_stat "$MRC_H1" out_data)
+	p0=$(mrc_stat "$MRC_H1" routes_per_ev)
 	mrc_transfer_between "$name: every message once and intact" \
 		"$MRC_H1" "$MRC_H2" "$(svc "$fam")" -n 2000 -m 256 -M 1K
+	mrc_expect_eq "$name: the connection keeps a route per EV (routes_per_ev)" \
+		1 $(($(mrc_stat "$MRC_H1" routes_per_ev) - p0))
 	b0=$(($(tx eth0) - a0))
 	b1=$(($(tx eth1) - a1))
 	l0=$(($(mrc_stat "$MRC_H1" route_lookups) - l0))

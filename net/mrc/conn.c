@@ -2,6 +2,7 @@
 /* mrc connections: the per-namespace tables (connection ids, bound ports),
  * connection state allocation, the handshake and the teardown.
  */
+#include <linux/bitmap.h>
 #include <linux/gcd.h>
 #include <linux/random.h>
 #include <linux/rhashtable.h>
@@ -375,10 +376,13 @@ int mrc_conn_alloc_state(struct sock *sk, const struct mrc_settings *s,
 	set->act = kcalloc(nr_pos, sizeof(*set->act), gfp);
 	set->index = kcalloc(MRC_EVSET_INDEX_LEN(nr_evs), sizeof(*set->index),
 			     gfp);
-	msk->routes.dst = kcalloc(nr_evs, sizeof(*msk->routes.dst), gfp);
+	/* one route for every EV until two EVs' routes differ */
+	msk->routes.one = NULL;
+	msk->routes.dst = NULL;
+	msk->routes.on_one = bitmap_zalloc(nr_evs, gfp);
 	msk->routes.nr = nr_evs;
 	if (!msk->rtx.slot || !msk->rcv_ofo.slot || !set->evs || !set->act ||
-	    !set->index || !msk->routes.dst) {
+	    !set->index || !msk->routes.on_one) {
 		mrc_conn_free_state(sk);
 		return -ENOMEM;
 	}
@@ -404,6 +408,8 @@ void mrc_conn_free_state(struct sock *sk)
 	mrc_routes_release(msk);
 	kfree(msk->routes.dst);
 	msk->routes.dst = NULL;
+	bitmap_free(msk->routes.on_one);
+	msk->routes.on_one = NULL;
 	msk->rtx.slot = NULL;
 	msk->rcv_ofo.slot = NULL;
 	msk->ack_pend_n = 0;

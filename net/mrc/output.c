@@ -3,6 +3,7 @@
  * the UDP tunnel transmit, and pushing queued messages out as the windows
  * allow.
  */
+#include <linux/bitmap.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/inet_ecn.h>
@@ -87,22 +88,92 @@ static void mrc_routes_flush(struct mrc_routes *rc)
 {
 	unsigned int i;
 
-	for (i = 0; i < rc->nr; i++) {
+	dst_release(rc->one);
+	rc->one = NULL;
+	if (rc->on_one)
+		bitmap_zero(rc->on_one, rc->nr);
+	for (i = 0; rc->dst && i < rc->nr; i++) {
 		dst_release(rc->dst[i]);
 		rc->dst[i] = NULL;
 	}
 }
 
-/* Cache @dst, looked up with @cookie, as the route of EV slot @evi. */
-static void mrc_route_set(struct mrc_routes *rc, u16 evi,
-			  struct dst_entry *dst, u32 cookie)
+/* Do packets routed by @a and by @b leave the same way: the same device,
+ * next hop, MTU and encapsulation?  Output routes are cached per CPU, so
+ * two lookups that end at one next hop may give two objects.
+ */
+static bool mrc_route_same(const struct dst_entry *a,
+			   const struct dst_entry *b)
+{
+	if (a == b)
+		return true;
+	if (a->dev != b->dev || a->lwtstate != b->lwtstate ||
+	    dst_xfrm(a) || dst_xfrm(b) || dst_mtu(a) != dst_mtu(b))
+		return false;
+	if (a->ops->family == AF_INET) {
+		const struct rtable *ra = container_of(a, struct rtable, dst);
+		const struct rtable *rb = container_of(b, struct rtable, dst);
+
+		if (ra->rt_type != rb->rt_type ||
+		    ra->rt_gw_family != rb->rt_gw_family)
+			return false;
+		if (ra->rt_gw_family == AF_INET)
+			return ra->rt_gw4 == rb->rt_gw4;
+		if (ra->rt_gw_family == AF_INET6)
+			return ipv6_addr_equal(&ra->rt_gw6, &rb->rt_gw6);
+		return true;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (a->ops->family == AF_INET6)
+		return ipv6_addr_equal(&((const struct rt6_info *)a)->rt6i_gateway,
+				       &((const struct rt6_info *)b)->rt6i_gateway);
+#endif
+	return false;
+}
+
+/**
+ * mrc_route_set() - cache a route just looked up for one EV
+ * @mn: the namespace's mrc state (routes_per_ev)
+ * @rc: the connection's routes
+ * @evi: the EV's slot
+ * @dst: its route, held, looked up with @cookie
+ * @cookie: as &struct mrc_routes.cookie
+ *
+ * While every EV's route leads to one next hop, one route serves them
+ * all: an EV whose route is the same keeps a bit, and its own lookup's
+ * result is let go.  The first EV whose route differs moves the
+ * connection to a route per EV (the others look theirs up again).
+ *
+ * Return: the route to send with, cached (@dst or the one it matched),
+ * or NULL when it could not be kept (no memory for a route per EV): the
+ * caller sends with @dst and lets it go.
+ */
+static struct dst_entry *mrc_route_set(struct mrc_net *mn,
+				       struct mrc_routes *rc, u16 evi,
+				       struct dst_entry *dst, u32 cookie)
 {
 	if (unlikely(cookie != rc->cookie)) {
 		/* the others were checked against the old one */
 		mrc_routes_flush(rc);
 		rc->cookie = cookie;
 	}
+	if (!rc->dst) {
+		if (!rc->one)
+			rc->one = dst;
+		if (mrc_route_same(rc->one, dst)) {
+			__set_bit(evi, rc->on_one);
+			if (dst != rc->one)
+				dst_release(dst);	/* freed after RCU */
+			return rc->one;
+		}
+		rc->dst = kcalloc(rc->nr, sizeof(*rc->dst), GFP_ATOMIC);
+		if (!rc->dst)
+			return NULL;
+		mrc_routes_flush(rc);
+		MRC_INC_STATS(mn, MRC_MIB_ROUTES_PER_EV);
+	}
 	rc->dst[evi] = dst;
+	return dst;
 }
 
 /* The cached route of EV slot @evi if it is still good (dst_check(): no
@@ -111,14 +182,23 @@ static void mrc_route_set(struct mrc_routes *rc, u16 evi,
  */
 static struct dst_entry *mrc_route_get(struct mrc_routes *rc, u16 evi)
 {
-	struct dst_entry *dst = rc->dst[evi];
+	struct dst_entry *dst;
 
-	if (!dst)
+	if (rc->dst) {
+		dst = rc->dst[evi];
+		if (!dst)
+			return NULL;
+		if (likely(dst_check(dst, rc->cookie)))
+			return dst;
+		rc->dst[evi] = NULL;
+		dst_release(dst);
 		return NULL;
-	if (likely(dst_check(dst, rc->cookie)))
-		return dst;
-	rc->dst[evi] = NULL;
-	dst_release(dst);
+	}
+	if (!rc->one || !test_bit(evi, rc->on_one))
+		return NULL;
+	if (likely(dst_check(rc->one, rc->cookie)))
+		return rc->one;
+	mrc_routes_flush(rc);
 	return NULL;
 }
 
@@ -128,8 +208,7 @@ static struct dst_entry *mrc_route_get(struct mrc_routes *rc, u16 evi)
  */
 void mrc_routes_release(struct mrc_sock *msk)
 {
-	if (msk->routes.dst)
-		mrc_routes_flush(&msk->routes);
+	mrc_routes_flush(&msk->routes);
 }
 
 /* IPv4: as udp_tunnel_xmit_skb(), which does not say whether the packet
@@ -248,8 +327,11 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 			}
 			/* cached only for the source address asked for */
 			if (rc && fl4.saddr == fl->saddr.s6_addr32[3]) {
-				mrc_route_set(rc, evi, &rt->dst, 0);
-				cached = true;
+				dst = mrc_route_set(mn, rc, evi, &rt->dst, 0);
+				cached = dst;
+				if (cached)
+					rt = container_of(dst, struct rtable,
+							  dst);
 			}
 		}
 		err = mrc_udp4_out(net, sock->sk, skb, rt, cached, &fl4, fl,
@@ -280,9 +362,13 @@ static int mrc_tunnel_xmit(struct net *net, struct sk_buff *skb,
 				goto drop;
 			}
 			if (rc && ipv6_addr_equal(&fl6.saddr, &fl->saddr)) {
-				mrc_route_set(rc, evi, dst,
-					      rt6_get_cookie((struct rt6_info *)dst));
-				cached = true;
+				struct dst_entry *c;
+
+				c = mrc_route_set(mn, rc, evi, dst,
+						  rt6_get_cookie((struct rt6_info *)dst));
+				cached = c;
+				if (cached)
+					dst = c;
 			}
 		}
 		err = mrc_udp6_out(net, sock->sk, skb, dst, cached, &fl6, fl,
@@ -327,7 +413,7 @@ static int mrc_conn_xmit(struct sock *sk, struct sk_buff *skb, u16 evi,
 		msk->routes.oif = fl.oif;
 	}
 	return mrc_tunnel_xmit(sock_net(sk), skb, &fl, tos,
-			       msk->routes.dst ? &msk->routes : NULL, evi);
+			       msk->routes.on_one ? &msk->routes : NULL, evi);
 }
 
 /**

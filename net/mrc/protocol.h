@@ -431,8 +431,15 @@ struct mrc_ack_report {
 
 /**
  * struct mrc_routes - the output routes of a connection's EVs, cached
- * @dst: one per EV slot: its route, held; NULL until the EV's first
- *       packet or after the route went stale (dst_check())
+ * @one: the route, held, of every EV whose bit in @on_one is set: each
+ *       of them looked its route up once and found the same next hop
+ *       (mrc_route_same()); NULL when none is cached or once @dst is
+ *       in use
+ * @on_one: a bit per EV slot
+ * @dst: NULL until two EVs' routes differ (the host's own routes are
+ *       multipath, or rules pick them by source port); then one per EV
+ *       slot: its route, held; NULL until the EV's next packet or after
+ *       the route went stale (dst_check())
  * @cookie: what dst_check() compares (IPv6; 0 for IPv4), for every
  *          route cached: the routes of a connection's EVs come from the
  *          entry of one destination, whose serial number changes with
@@ -442,14 +449,16 @@ struct mrc_ack_report {
  *          different entries (rules on the source port) flush each other
  *          in turn (route_lookups), and never use a wrong route.
  * @oif: the bound device the routes are for
- * @nr: EV slots in @dst
+ * @nr: EV slots
  *
- * A route per EV slot, not one per connection: where the host's own
- * routes are multipath, the route depends on the source port (and the
- * IPv6 flow label), which are the EV.  8 bytes per EV, not 16 with a
- * cookie each: 160 EVs in a kmalloc-2k, not 4k.
+ * Where the host's own routes are multipath, the route depends on the
+ * source port (and the IPv6 flow label), which are the EV: a route per
+ * EV slot (8 bytes, 160 EVs in a kmalloc-2k).  Most hosts have one next
+ * hop to their peers: one route and a bit per EV (a kmalloc-32).
  */
 struct mrc_routes {
+	struct dst_entry	*one;
+	unsigned long		*on_one;
 	struct dst_entry	**dst;
 	u32			cookie;
 	int			oif;

@@ -105,6 +105,7 @@ static const char *const stats_names[MRC_A_STATS_MAX + 1] = {
 	[MRC_A_STATS_OUT_GSO]		= "out_gso",
 	[MRC_A_STATS_OUT_GSO_PKTS]	= "out_gso_pkts",
 	[MRC_A_STATS_RST_AFTER_FIN]	= "rst_after_fin",
+	[MRC_A_STATS_ROUTES_PER_EV]	= "routes_per_ev",
 };
 
 static void stats_usage(FILE *f)

@@ -532,6 +532,9 @@ enum mrc_stats_attr {
 	MRC_A_STATS_RST_AFTER_FIN,	/* RSTs that ended a connection in order:
 					 * both FINs taken but our FIN's ACK
 					 */
+	MRC_A_STATS_ROUTES_PER_EV,	/* connections whose EVs' routes
+					 * differ: a route kept per EV
+					 */
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = __MRC_A_STATS_MAX - 1
